@@ -1,0 +1,77 @@
+/*
+ * kernels.h - the clearing kernels, each written once (kernels/clear_x86.inc,
+ * kernels/clear_arm64.inc, kernels/clear_memset.inc) and compiled two ways:
+ *
+ *  - native mode (kernels/native.c): real instructions on real memory, only
+ *    where the host's ISA and CPU features allow it;
+ *  - trace mode (kernels/trace.c): the same source emits trace_op_t records
+ *    into a trace_t, for any machine.
+ *
+ * Notes
+ *  - A kernel clears `len` bytes at `addr` with byte value `fill`.
+ *  - `len` must be a multiple of kern_info_t.granule_bytes (and, for
+ *    dc_zva, of the machine's block size); callers check with kern_check_len().
+ */
+#ifndef CLEARSIM_KERNELS_H
+#define CLEARSIM_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/machine.h"
+#include "sim/trace.h"
+
+typedef enum kern_isa { KERN_ISA_X86_64 = 0, KERN_ISA_ARM64 = 1, KERN_ISA_ANY = 2 } kern_isa_t;
+
+/* Trace-mode context: where ops go and the machine being modelled (memset
+ * dispatch thresholds, DC ZVA block size). */
+typedef struct kern_ctx {
+    trace_t *trace;
+    const cfg_machine_t *machine;
+} kern_ctx_t;
+
+typedef void (*kern_trace_fn)(kern_ctx_t *k, uint64_t addr, uint64_t len, uint8_t fill);
+typedef void (*kern_native_fn)(void *dst, size_t len, uint8_t fill);
+
+typedef struct kern_info {
+    const char *name;
+    const char *description;
+    kern_isa_t isa;
+    uint32_t needs;         /* cfg_feature_t bits the CPU must have */
+    uint32_t granule_bytes; /* len must be a multiple of this */
+    kern_trace_fn trace;
+    kern_native_fn native; /* NULL when not built for this host's ISA */
+    bool zero_only;        /* writes zeros whatever the fill (clzero, dc_zva) */
+} kern_info_t;
+
+/* NULL-terminated table, in display order. */
+const kern_info_t *kern_table(void);
+const kern_info_t *kern_find(const char *name);
+const char *kern_isa_name(kern_isa_t isa);
+/* Feature names for the needs list: fills `names` with up to max entries. */
+size_t kern_needs_names(const kern_info_t *k, const char **names, size_t max);
+
+/* Can this kernel run (trace mode) on machine m? Returns 0 or -1 with a reason. */
+int kern_check_machine(const kern_info_t *k, const cfg_machine_t *m, char *err, size_t errlen);
+/* Is len acceptable for this kernel on machine m (m may be NULL for native)? */
+int kern_check_len(const kern_info_t *k, const cfg_machine_t *m, uint64_t len, char *err,
+                   size_t errlen);
+/* Can this kernel write byte value fill (zero-only kernels cannot write
+ * non-zero)? Returns 0 or -1 with a reason. */
+int kern_check_fill(const kern_info_t *k, uint32_t fill, char *err, size_t errlen);
+
+/* YAML name of one cfg_feature_t bit ("erms", "avx512f", ...), or NULL. */
+const char *kern_feature_name(uint32_t bit);
+
+/* Does this kernel run natively on host h (its ISA built here, the host has
+ * every needed feature)? Returns true, or false with the reason in why. */
+struct host_info;
+bool kern_native_supported(const kern_info_t *k, const struct host_info *h, char *why,
+                           size_t whylen);
+/* Bytes one native line-zero instruction clears on this host: the cache line
+ * for CLZERO on x86-64, 4 << DCZID_EL0.BS on arm64 (0 when DC ZVA is
+ * prohibited). */
+uint32_t kern_native_block_bytes(void);
+
+#endif

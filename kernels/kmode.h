@@ -1,0 +1,270 @@
+/*
+ * kmode.h - the mode macros every clearing kernel is written against.
+ *
+ * A kernel source (kernels/clear_*.inc) is compiled twice:
+ *   kernels/native.c   #define KMODE_NATIVE  real instructions on real memory
+ *   kernels/trace.c    #define KMODE_TRACE   one trace_op_t per instruction that
+ *                                            matters to the memory model
+ * and must include this header after defining exactly one of the two.
+ *
+ * Notes
+ *  - K_KERNEL(name) { body } defines one kernel. Inside the body:
+ *      k     kern_ctx_t * (trace: where ops go and the machine; native: NULL)
+ *      p     K_ADDR, the first byte to clear (native: unsigned char *;
+ *            trace: uint64_t simulated address, never dereferenced)
+ *      len   uint64_t bytes, fill uint8_t byte value
+ *    It expands to kern_native_<name>(void *, size_t, uint8_t) (a wrapper
+ *    around a static body) or kern_trace_<name>(kern_ctx_t *, uint64_t,
+ *    uint64_t, uint8_t). K_KERNEL_TARGET(name, "avx2") also gives the native
+ *    body __attribute__((target(...))), so the file builds with default flags.
+ *  - Access macros (width is bytes per instruction; v is the fill byte
+ *    repeated in every byte, K_FILL64(fill)):
+ *      K_STORE(a, width, v)          temporal store        -> TRACE_STORE
+ *      K_STORE_NT(a, width, v)       non-temporal store    -> TRACE_STORE_NT
+ *      K_LINE_ZERO(a, block)         CLZERO / DC ZVA       -> TRACE_LINE_ZERO
+ *      K_REP_STOS(a, n, fill, elem)  rep stosb/stosq       -> TRACE_STRING, width elem
+ *      K_MOPS_SET(a, n, fill, nt)    SETP/SETM/SETE (nt: the N forms)
+ *                                                          -> TRACE_STRING, count 3
+ *      K_FENCE()                     sfence                -> TRACE_FENCE
+ *      K_INSNS(n)                    n other instructions  -> TRACE_INSNS (native: nothing)
+ *      K_ZVA_BLOCK()                 bytes one line-zero instruction clears
+ *                                    (trace: machine's line_zero.block, 64 if unset;
+ *                                    native: CPUID line size / 4 << DCZID_EL0.BS)
+ *  - Native widths: x86-64 K_STORE 8 (movq), 32 (vmovdqa ymm), 64 (vmovdqa64
+ *    zmm); K_STORE_NT 8 (movnti), 64 (vmovntdq zmm); K_REP_STOS elem 1 or 8.
+ *    arm64 K_STORE 16 (stp), K_STORE_NT 16 (stnp). Every one is inline asm, so
+ *    the exact instruction executes; the compiler cannot merge the stores or
+ *    turn a loop into a memset call. Native vector stores need the address
+ *    aligned to their width (all kernels are called on 64-byte aligned memory).
+ *  - In trace mode K_INSNS(0) emits nothing, and counts above UINT32_MAX are
+ *    split over several ops.
+ */
+#ifndef CLEARSIM_KMODE_H
+#define CLEARSIM_KMODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/kern_fns.h"
+#include "kernels/kernels.h"
+#include "sim/trace.h"
+
+#if defined(KMODE_NATIVE) == defined(KMODE_TRACE)
+#error "define exactly one of KMODE_NATIVE and KMODE_TRACE before including kernels/kmode.h"
+#endif
+
+#define K_LINE         64u
+#define K_FILL64(fill) ((uint64_t)(uint8_t)(fill)*UINT64_C(0x0101010101010101))
+
+/* ------------------------------------------------------------------ trace */
+#if defined(KMODE_TRACE)
+
+#define K_ADDR uint64_t
+
+static inline void k_trace_op(kern_ctx_t *k, trace_kind_t kind, uint64_t addr, uint64_t bytes,
+                              uint32_t count, uint32_t width, uint8_t fill, uint32_t flags)
+{
+    trace_op_t op = {
+        .addr = addr,
+        .bytes = bytes,
+        .count = count,
+        .width = (uint16_t)width,
+        .kind = (uint8_t)kind,
+        .fill = fill,
+        .flags = flags,
+    };
+    trace_emit(k->trace, &op);
+}
+
+static inline void k_trace_insns(kern_ctx_t *k, uint64_t n)
+{
+    while (n > 0) {
+        uint32_t c = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+        k_trace_op(k, TRACE_INSNS, 0, 0, c, 0, 0, 0);
+        n -= c;
+    }
+}
+
+static inline uint64_t k_trace_zva_block(const kern_ctx_t *k)
+{
+    if (k->machine && k->machine->zva_block_bytes)
+        return k->machine->zva_block_bytes;
+    return K_LINE;
+}
+
+#define K_KERNEL(name)             void kern_trace_##name(kern_ctx_t *k, K_ADDR p, uint64_t len, uint8_t fill)
+#define K_KERNEL_TARGET(name, tgt) K_KERNEL(name)
+
+#define K_STORE(a, width, v) k_trace_op(k, TRACE_STORE, (a), (width), 1, (width), (uint8_t)(v), 0)
+#define K_STORE_NT(a, width, v)                                                                    \
+    k_trace_op(k, TRACE_STORE_NT, (a), (width), 1, (width), (uint8_t)(v), 0)
+#define K_LINE_ZERO(a, block)        k_trace_op(k, TRACE_LINE_ZERO, (a), (block), 1, (block), 0, 0)
+#define K_REP_STOS(a, n, fill, elem) k_trace_op(k, TRACE_STRING, (a), (n), 1, (elem), (fill), 0)
+#define K_MOPS_SET(a, n, fill, nt)                                                                 \
+    k_trace_op(k, TRACE_STRING, (a), (n), 3, 1, (fill), (nt) ? TRACE_F_NT : 0u)
+#define K_FENCE()     k_trace_op(k, TRACE_FENCE, 0, 0, 1, 0, 0, 0)
+#define K_INSNS(n)    k_trace_insns(k, (n))
+#define K_ZVA_BLOCK() k_trace_zva_block(k)
+
+#endif /* KMODE_TRACE */
+
+/* ----------------------------------------------------------------- native */
+#if defined(KMODE_NATIVE)
+
+#define K_ADDR unsigned char *
+
+#define K_NATIVE_KERNEL_(name, attrs)                                                              \
+    static attrs void k_body_##name(kern_ctx_t *k, K_ADDR p, uint64_t len, uint8_t fill);          \
+    void kern_native_##name(void *dst, size_t len, uint8_t fill)                                   \
+    {                                                                                              \
+        k_body_##name(NULL, (K_ADDR)dst, (uint64_t)len, fill);                                     \
+    }                                                                                              \
+    static attrs void k_body_##name(kern_ctx_t *k __attribute__((unused)), K_ADDR p, uint64_t len, \
+                                    uint8_t fill)
+#define K_KERNEL(name)             K_NATIVE_KERNEL_(name, )
+#define K_KERNEL_TARGET(name, tgt) K_NATIVE_KERNEL_(name, __attribute__((target(tgt))))
+#define K_INSNS(n)                 ((void)0)
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+#define K_NI static inline __attribute__((always_inline))
+
+K_NI void k_nat_store8(unsigned char *a, uint64_t v)
+{
+    __asm__ volatile("movq %1, %0" : "=m"(*(uint64_t *)(void *)a) : "r"(v));
+}
+
+K_NI void k_nat_store_nt8(unsigned char *a, uint64_t v)
+{
+    __asm__ volatile("movnti %1, %0" : "=m"(*(uint64_t *)(void *)a) : "r"(v));
+}
+
+__attribute__((target("avx2"))) K_NI void k_nat_store32(unsigned char *a, uint64_t v)
+{
+    __m256i x = _mm256_set1_epi64x((long long)v);
+    __asm__ volatile("vmovdqa %1, %0" : "=m"(*(__m256i *)(void *)a) : "x"(x));
+}
+
+__attribute__((target("avx512f"))) K_NI void k_nat_store64(unsigned char *a, uint64_t v)
+{
+    __m512i x = _mm512_set1_epi64((long long)v);
+    __asm__ volatile("vmovdqa64 %1, %0" : "=m"(*(__m512i *)(void *)a) : "v"(x));
+}
+
+__attribute__((target("avx512f"))) K_NI void k_nat_store_nt64(unsigned char *a, uint64_t v)
+{
+    __m512i x = _mm512_set1_epi64((long long)v);
+    __asm__ volatile("vmovntdq %1, %0" : "=m"(*(__m512i *)(void *)a) : "v"(x));
+}
+
+K_NI void k_nat_rep_stos1(unsigned char *a, uint64_t n, uint8_t fill)
+{
+    void *d = a;
+    uint64_t c = n;
+    __asm__ volatile("rep stosb" : "+D"(d), "+c"(c) : "a"(fill) : "memory");
+}
+
+K_NI void k_nat_rep_stos8(unsigned char *a, uint64_t n, uint8_t fill)
+{
+    void *d = a;
+    uint64_t c = n / 8;
+    __asm__ volatile("rep stosq" : "+D"(d), "+c"(c) : "a"(K_FILL64(fill)) : "memory");
+}
+
+/* CLZERO zeroes the cache line that contains RAX. */
+K_NI void k_nat_clzero(unsigned char *a)
+{
+    __asm__ volatile("clzero" : : "a"(a) : "memory");
+}
+
+K_NI void k_nat_sfence(void)
+{
+    __asm__ volatile("sfence" : : : "memory");
+}
+
+/* The line CLZERO clears: CPUID.1:EBX[15:8] (CLFLUSH line size) x 8. */
+K_NI uint64_t k_nat_line_bytes(void)
+{
+    unsigned a, b, c, d;
+    if (__get_cpuid(1, &a, &b, &c, &d) && ((b >> 8) & 0xff))
+        return ((b >> 8) & 0xff) * 8u;
+    return K_LINE;
+}
+
+#define K_STORE(a, width, v)         k_nat_store##width((a), (v))
+#define K_STORE_NT(a, width, v)      k_nat_store_nt##width((a), (v))
+#define K_LINE_ZERO(a, block)        ((void)(block), k_nat_clzero(a))
+#define K_REP_STOS(a, n, fill, elem) k_nat_rep_stos##elem((a), (n), (fill))
+#define K_FENCE()                    k_nat_sfence()
+#define K_ZVA_BLOCK()                k_nat_line_bytes()
+
+#elif defined(__aarch64__)
+
+#define K_NI static inline __attribute__((always_inline))
+
+K_NI void k_nat_store16(unsigned char *a, uint64_t v)
+{
+    __asm__ volatile("stp %x1, %x1, [%0]" : : "r"(a), "r"(v) : "memory");
+}
+
+K_NI void k_nat_store_nt16(unsigned char *a, uint64_t v)
+{
+    __asm__ volatile("stnp %x1, %x1, [%0]" : : "r"(a), "r"(v) : "memory");
+}
+
+K_NI void k_nat_dc_zva(unsigned char *a)
+{
+    __asm__ volatile("dc zva, %0" : : "r"(a) : "memory");
+}
+
+/* FEAT_MOPS SET* (needs binutils >= 2.38 or a current clang). The three
+ * instructions update the address and count registers as they go. */
+K_NI void k_nat_mops_set(unsigned char *a, uint64_t n, uint8_t fill, int nt)
+{
+    uint64_t v = fill;
+    if (nt)
+        __asm__ volatile(".arch_extension mops\n\t"
+                         "setpn [%0]!, %1!, %2\n\t"
+                         "setmn [%0]!, %1!, %2\n\t"
+                         "seten [%0]!, %1!, %2"
+                         : "+r"(a), "+r"(n)
+                         : "r"(v)
+                         : "memory", "cc");
+    else
+        __asm__ volatile(".arch_extension mops\n\t"
+                         "setp [%0]!, %1!, %2\n\t"
+                         "setm [%0]!, %1!, %2\n\t"
+                         "sete [%0]!, %1!, %2"
+                         : "+r"(a), "+r"(n)
+                         : "r"(v)
+                         : "memory", "cc");
+}
+
+K_NI void k_nat_dmb(void)
+{
+    __asm__ volatile("dmb ishst" : : : "memory");
+}
+
+/* DC ZVA block: 4 << DCZID_EL0.BS bytes (4-byte words, log2). */
+K_NI uint64_t k_nat_zva_block(void)
+{
+    uint64_t v;
+    __asm__ volatile("mrs %0, dczid_el0" : "=r"(v));
+    return UINT64_C(4) << (v & 0xf);
+}
+
+#define K_STORE(a, width, v)       k_nat_store##width((a), (v))
+#define K_STORE_NT(a, width, v)    k_nat_store_nt##width((a), (v))
+#define K_LINE_ZERO(a, block)      ((void)(block), k_nat_dc_zva(a))
+#define K_MOPS_SET(a, n, fill, nt) k_nat_mops_set((a), (n), (fill), (nt))
+#define K_FENCE()                  k_nat_dmb()
+#define K_ZVA_BLOCK()              k_nat_zva_block()
+
+#endif /* host ISA */
+
+#endif /* KMODE_NATIVE */
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * cache.h - one set-associative, write-back cache array with a replacement
+ * policy chosen by name.
+ *
+ * Notes
+ *  - This file models the array only: tags, valid/dirty bits, per-line
+ *    metadata, replacement state. Who fills whom (inclusive, victim, ...) is
+ *    the hierarchy's business (models/hierarchy.c).
+ *  - Addresses are byte addresses; the line is addr >> line_shift. Set index
+ *    is the low bits of the line number (no hashing).
+ *  - Geometry (set mask, line shift) is computed once in cache_create().
+ *  - No allocation after cache_create(): lookups and inserts are O(ways).
+ *  - Replacement policies live one per file (repl_lru.c, repl_plru.c,
+ *    repl_random.c) behind repl_ops_t and are chosen by name.
+ */
+#ifndef CLEARSIM_CACHE_H
+#define CLEARSIM_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/machine.h"
+
+typedef struct cache cache_t;
+typedef struct repl_ops repl_ops_t;
+
+/* Per-line metadata the timing model keeps with a line. */
+typedef struct cache_meta {
+    double ready_cycles; /* when the line's data/ownership arrives (fills in flight) */
+    bool dirty;
+    bool prefetched; /* brought in by a prefetch and not yet used by demand */
+} cache_meta_t;
+
+typedef struct cache_victim {
+    bool valid;    /* a valid line was evicted */
+    uint64_t addr; /* its line-aligned byte address */
+    cache_meta_t meta;
+} cache_victim_t;
+
+/* size, ways, line from the config's cfg_cache_t; seed for random replacement. */
+cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t errlen);
+void cache_destroy(cache_t *c);
+
+/* Look up addr. On a hit returns a pointer to the line's metadata (valid until
+ * the next insert into this cache) and, if touch, updates replacement state.
+ * On a miss returns NULL. */
+cache_meta_t *cache_lookup(cache_t *c, uint64_t addr, bool touch);
+/* Insert addr (must not be present) with meta; the policy picks the way (an
+ * invalid way first). The evicted line, if any, is returned in *victim. */
+void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_victim_t *victim);
+/* Remove addr if present; returns true and its metadata in *out (may be NULL). */
+bool cache_remove(cache_t *c, uint64_t addr, cache_meta_t *out);
+
+uint32_t cache_line_bytes(const cache_t *c);
+uint32_t cache_sets(const cache_t *c);
+uint32_t cache_ways(const cache_t *c);
+/* Number of valid lines (for tests and steady-state checks); O(lines). */
+uint64_t cache_valid_lines(const cache_t *c);
+/* The line address in (set, way), or false if invalid (for tests). */
+bool cache_peek(const cache_t *c, uint32_t set, uint32_t way, uint64_t *addr);
+/* The set addr maps to: (addr >> line_shift) & (sets - 1). */
+uint32_t cache_set_of(const cache_t *c, uint64_t addr);
+/* The replacement policy in use. */
+const repl_ops_t *cache_repl(const cache_t *c);
+/* Add dt to every valid line's ready_cycles (fast-forward moves time). */
+void cache_shift_time(cache_t *c, double dt);
+
+/* Replacement policy interface. State is `state_bytes(ways)` bytes per set. */
+struct repl_ops {
+    const char *name;
+    size_t (*state_bytes)(uint32_t ways);
+    void (*init)(uint8_t *state, uint32_t ways);
+    /* A way was hit (or filled). */
+    void (*touch)(uint8_t *state, uint32_t ways, uint32_t way);
+    /* Pick a victim among all ways (all valid). rng is the cache's xorshift state. */
+    uint32_t (*victim)(uint8_t *state, uint32_t ways, uint64_t *rng);
+    /* Ways this policy cannot handle: returns -1 with a reason (e.g. PLRU needs a
+     * power of two), 0 if fine. NULL: any way count. Called by cache_create(). */
+    int (*check)(uint32_t ways, char *err, size_t errlen);
+};
+
+/* The policies (one per file: repl_lru.c, repl_plru.c, repl_random.c). */
+extern const repl_ops_t repl_lru;
+extern const repl_ops_t repl_plru;
+extern const repl_ops_t repl_random;
+
+/* By enum or by name ("lru", "plru", "random"); NULL if unknown. */
+const repl_ops_t *repl_find(cfg_repl_t which);
+const repl_ops_t *repl_find_name(const char *name);
+
+#endif

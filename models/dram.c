@@ -1,0 +1,99 @@
+/*
+ * dram.c - memory path as FIFO bandwidth servers plus latency.
+ *
+ * Notes
+ *  - What it models: one core's reachable read and write bandwidth (its
+ *    fabric link), the shared DRAM bus with read/write turnaround amortised
+ *    over write batches, and idle latency. Queueing delay emerges when
+ *    requests arrive faster than a server drains them.
+ *  - What it ignores: banks, rows and refresh (their average effect is in
+ *    the bandwidth parameters), other cores' traffic, NUMA.
+ *  - Units: core cycles, bytes per cycle.
+ */
+#include "models/dram.h"
+
+#include <stdlib.h>
+
+struct dram {
+    double lat_rd;      /* cycles */
+    double lat_wr;      /* cycles */
+    double rd_cpl;      /* read link: cycles per line */
+    double wr_cpl;      /* write link: cycles per data line */
+    double wr_zero_cpl; /* write link: cycles per zero line */
+    double bus_cpl;     /* shared bus: cycles per line */
+    double turn;        /* cycles per direction change */
+    uint32_t batch;     /* writes per bus batch */
+    double rd_free, wr_free, bus_free;
+    uint32_t queued; /* writes waiting for a batch */
+};
+
+static double per_line(double bpc, double line)
+{
+    return bpc > 0 ? line / bpc : 0.0;
+}
+
+dram_t *dram_create(const cfg_machine_t *m)
+{
+    dram_t *d = calloc(1, sizeof(*d));
+    if (!d)
+        return NULL;
+    double line = m->l1.line_bytes ? m->l1.line_bytes : 64;
+    d->lat_rd = m->mem_latency_ns * m->freq_ghz;
+    d->lat_wr = m->mem_write_latency_ns * m->freq_ghz;
+    d->rd_cpl = per_line(m->mem_read_bpc, line);
+    d->wr_cpl = per_line(m->mem_write_bpc, line);
+    d->wr_zero_cpl = d->wr_cpl * m->mem_zero_write_fraction;
+    d->bus_cpl = per_line(m->mem_combined_bpc, line);
+    d->turn = m->mem_turnaround_ns * m->freq_ghz;
+    d->batch = m->mem_write_queue ? m->mem_write_queue : 1;
+    return d;
+}
+
+void dram_destroy(dram_t *d)
+{
+    free(d);
+}
+
+static double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+double dram_read(dram_t *d, double t)
+{
+    double start = max2(t, max2(d->rd_free, d->bus_free));
+    d->rd_free = start + d->rd_cpl;
+    d->bus_free = start + d->bus_cpl;
+    return start + d->lat_rd;
+}
+
+static void bus_batch(dram_t *d, double t)
+{
+    if (d->queued == 0)
+        return;
+    double start = max2(t, d->bus_free) + d->turn;
+    d->bus_free = start + d->queued * d->bus_cpl + d->turn;
+    d->queued = 0;
+}
+
+double dram_write(dram_t *d, double t, bool zero_line)
+{
+    double start = max2(t, d->wr_free);
+    d->wr_free = start + (zero_line ? d->wr_zero_cpl : d->wr_cpl);
+    if (++d->queued >= d->batch)
+        bus_batch(d, d->wr_free);
+    return max2(start + d->lat_wr, d->wr_free);
+}
+
+double dram_drain(dram_t *d, double t)
+{
+    bus_batch(d, max2(t, d->wr_free));
+    return max2(t, max2(d->bus_free, max2(d->rd_free, d->wr_free)));
+}
+
+void dram_shift_time(dram_t *d, double dt)
+{
+    d->rd_free += dt;
+    d->wr_free += dt;
+    d->bus_free += dt;
+}

@@ -1,0 +1,38 @@
+/*
+ * dram.h - the memory path of one core: the link from its last private cache
+ * to the memory controllers, and the DRAM bus behind them.
+ *
+ * Notes
+ *  - Reads: a read link (memory.read_bandwidth) and the shared bus
+ *    (memory.combined_bandwidth) are FIFO servers; a read's data arrives
+ *    memory.latency after its service starts.
+ *  - Writes are posted: a write link (memory.write_bandwidth) accepts the
+ *    line, which is acknowledged memory.write_latency later (this is what
+ *    holds a WC buffer). On the bus, writes are batched memory.write_queue at
+ *    a time; each batch pays memory.turnaround twice (read->write->read).
+ *  - A line of zeros may cost less on the write link than a data line
+ *    (memory.zero_write_fraction; 1 = no difference).
+ *  - Times are core cycles; bandwidths bytes/cycle.
+ */
+#ifndef CLEARSIM_DRAM_H
+#define CLEARSIM_DRAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/machine.h"
+
+typedef struct dram dram_t;
+
+dram_t *dram_create(const cfg_machine_t *m);
+void dram_destroy(dram_t *d);
+/* A line read requested at t: returns when its data arrives. */
+double dram_read(dram_t *d, double t);
+/* A line write handed over at t: returns when it is acknowledged. */
+double dram_write(dram_t *d, double t, bool zero_line);
+/* Flush batched writes onto the bus; returns when the bus is idle. */
+double dram_drain(dram_t *d, double t);
+/* Add dt to every server's time (fast-forward moves time). */
+void dram_shift_time(dram_t *d, double dt);
+
+#endif

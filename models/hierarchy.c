@@ -1,0 +1,457 @@
+/*
+ * hierarchy.c - the cache hierarchy's timing and traffic.
+ *
+ * Notes
+ *  - What it models:
+ *    - L1 fill buffers and the L2 miss queue as MSHR pools (models/mshr.c):
+ *      a miss waits for a free slot and holds it until its data arrives;
+ *    - hit latencies of L2 and L3 (load-to-use, from the L1 miss) and the
+ *      bandwidth of L3->L2 and L2->L1 fills as FIFO servers;
+ *    - where a line is found, where it is filled, and which evictions write
+ *      back, under inclusive / non-inclusive / victim L3;
+ *    - RFO (read the line) versus ownership without a read: the latter pays
+ *      the round trip to wherever the line lives but moves no data;
+ *    - stream prefetchers at L1 (into L1) and L2 (into L2), trained on the
+ *      demand stream each level sees;
+ *    - lines in flight: a line is inserted at request time with the time its
+ *      data arrives (cache_meta_t.ready_cycles); a later hit waits for it.
+ *  - What it ignores: coherence with other cores, bank conflicts, the L1
+ *    write-back bandwidth into L2, and L3 miss slots (the memory link's
+ *    bandwidth and the L2 miss queue bound a single core first).
+ *  - Units: core cycles; bytes.
+ */
+#include "models/hierarchy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "models/cache.h"
+#include "models/dram.h"
+#include "models/mshr.h"
+#include "models/prefetch.h"
+
+#define PF_MAX 64
+
+struct hier {
+    const cfg_machine_t *m;
+    stats_t *st;
+    cache_t *l1, *l2, *l3;
+    cfg_inclusion_t incl;
+    mshr_t *mq1, *mq2;
+    pf_t *pf1, *pf2;
+    dram_t *dram;
+    uint32_t line_bytes;
+    double lat2, lat3, lat_mem; /* cycles */
+    double cpl21, cpl32;        /* fill servers: cycles per line */
+    double free21, free32;
+    uint64_t pfbuf[PF_MAX];
+};
+
+static inline double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline void count(hier_t *h, stats_event_t e, uint64_t bytes)
+{
+    h->st->count[e]++;
+    h->st->bytes[e] += bytes;
+}
+
+/* A FIFO bandwidth server: the transfer starts when both the data and the
+ * server are ready and takes cpl cycles. */
+static inline double serve(double *free_at, double t, double cpl)
+{
+    double start = max2(t, *free_at);
+    *free_at = start + cpl;
+    return start + cpl;
+}
+
+hier_t *hier_create(const cfg_machine_t *m, uint64_t seed, stats_t *st, char *err, size_t errlen)
+{
+    hier_t *h = calloc(1, sizeof(*h));
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    h->m = m;
+    h->st = st;
+    h->line_bytes = m->l1.line_bytes;
+    h->incl = m->l3.incl;
+    char why[200];
+    h->l1 = cache_create(&m->l1, seed, why, sizeof(why));
+    if (!h->l1) {
+        snprintf(err, errlen, "l1: %s", why);
+        goto fail;
+    }
+    h->l2 = cache_create(&m->l2, seed + 1, why, sizeof(why));
+    if (!h->l2) {
+        snprintf(err, errlen, "l2: %s", why);
+        goto fail;
+    }
+    if (m->l3.present) {
+        h->l3 = cache_create(&m->l3, seed + 2, why, sizeof(why));
+        if (!h->l3) {
+            snprintf(err, errlen, "l3: %s", why);
+            goto fail;
+        }
+    }
+    h->mq1 = mshr_create(m->l1.mshrs ? m->l1.mshrs : 1);
+    h->mq2 = mshr_create(m->l2.mshrs ? m->l2.mshrs : 1);
+    h->dram = dram_create(m);
+    if (!h->mq1 || !h->mq2 || !h->dram) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    h->pf1 = pf_create(&m->l1.prefetch, h->line_bytes);
+    h->pf2 = pf_create(&m->l2.prefetch, h->line_bytes);
+    h->lat2 = m->l2.latency_cycles;
+    h->lat3 = m->l3.present ? m->l3.latency_cycles : 0;
+    h->lat_mem = m->mem_latency_ns * m->freq_ghz;
+    h->cpl21 = m->l2.fill_bpc > 0 ? h->line_bytes / m->l2.fill_bpc : 0;
+    h->cpl32 = m->l3.present && m->l3.fill_bpc > 0 ? h->line_bytes / m->l3.fill_bpc : 0;
+    return h;
+fail:
+    hier_destroy(h);
+    return NULL;
+}
+
+void hier_destroy(hier_t *h)
+{
+    if (!h)
+        return;
+    cache_destroy(h->l1);
+    cache_destroy(h->l2);
+    cache_destroy(h->l3);
+    mshr_destroy(h->mq1);
+    mshr_destroy(h->mq2);
+    pf_destroy(h->pf1);
+    pf_destroy(h->pf2);
+    dram_destroy(h->dram);
+    free(h);
+}
+
+void hier_set_contig(hier_t *h, uint64_t contig_bytes)
+{
+    pf_set_contig(h->pf1, contig_bytes);
+    pf_set_contig(h->pf2, contig_bytes);
+}
+
+static double mem_write(hier_t *h, double t, uint32_t bytes, bool zero)
+{
+    count(h, ST_DRAM_WRITES, bytes);
+    return dram_write(h->dram, t, zero);
+}
+
+/* ---- fills and evictions ------------------------------------------------ */
+
+static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
+{
+    cache_meta_t *p = cache_lookup(h->l3, a, true);
+    if (p) {
+        p->dirty |= dirty;
+        return;
+    }
+    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty};
+    cache_victim_t v;
+    cache_insert(h->l3, a, &meta, &v);
+    count(h, ST_L3_FILLS, h->line_bytes);
+    if (!v.valid)
+        return;
+    if (h->incl == CFG_INCL_INCLUSIVE) {
+        cache_meta_t up;
+        if (cache_remove(h->l1, v.addr, &up) && up.dirty)
+            v.meta.dirty = true;
+        if (cache_remove(h->l2, v.addr, &up) && up.dirty)
+            v.meta.dirty = true;
+    }
+    if (v.meta.dirty) {
+        count(h, ST_L3_WRITEBACKS, h->line_bytes);
+        mem_write(h, t, h->line_bytes, false);
+    }
+}
+
+static void l2_evicted(hier_t *h, cache_victim_t *v, double t)
+{
+    cache_meta_t up;
+    if (cache_remove(h->l1, v->addr, &up) && up.dirty)
+        v->meta.dirty = true; /* L2 is inclusive of L1 */
+    if (v->meta.dirty)
+        count(h, ST_L2_WRITEBACKS, h->line_bytes);
+    if (h->l3) {
+        if (h->incl == CFG_INCL_VICTIM || v->meta.dirty) {
+            double at = serve(&h->free32, t, h->cpl32);
+            l3_fill(h, v->addr, v->meta.dirty, at, t);
+        }
+    } else if (v->meta.dirty) {
+        mem_write(h, t, h->line_bytes, false);
+    }
+}
+
+static void l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t)
+{
+    cache_meta_t *p = cache_lookup(h->l2, a, true);
+    if (p) {
+        p->dirty |= dirty;
+        return;
+    }
+    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty, .prefetched = prefetched};
+    cache_victim_t v;
+    cache_insert(h->l2, a, &meta, &v);
+    count(h, ST_L2_FILLS, h->line_bytes);
+    if (v.valid)
+        l2_evicted(h, &v, t);
+}
+
+static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
+{
+    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty};
+    cache_victim_t v;
+    cache_insert(h->l1, a, &meta, &v);
+    if (!v.valid || !v.meta.dirty)
+        return;
+    count(h, ST_L1_WRITEBACKS, h->line_bytes);
+    cache_meta_t *p = cache_lookup(h->l2, v.addr, false);
+    if (p)
+        p->dirty = true;
+    else
+        l2_fill(h, v.addr, true, false, t, t);
+}
+
+/* ---- reads through the levels ------------------------------------------ */
+
+/* The line missed L2: find it in L3 or memory. Returns when its data (or,
+ * with noread, its ownership) reaches L2; *dirty says whether it came dirty
+ * out of a victim L3. */
+static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirty)
+{
+    *dirty = false;
+    if (h->l3) {
+        cache_meta_t *p = cache_lookup(h->l3, a, true);
+        if (p) {
+            count(h, ST_L3_HITS, h->line_bytes);
+            double data = max2(t + h->lat3, p->ready_cycles);
+            if (!noread)
+                data = serve(&h->free32, data, h->cpl32);
+            if (h->incl == CFG_INCL_VICTIM) {
+                cache_meta_t out;
+                cache_remove(h->l3, a, &out);
+                *dirty = out.dirty;
+            }
+            return data;
+        }
+        count(h, ST_L3_MISSES, h->line_bytes);
+    }
+    if (noread)
+        return t + h->lat_mem; /* ownership round trip, no data moved */
+    count(h, ST_DRAM_READS, h->line_bytes);
+    double data = dram_read(h->dram, t);
+    if (h->l3 && h->incl != CFG_INCL_VICTIM)
+        l3_fill(h, a, false, data, t);
+    return data;
+}
+
+static void l2_prefetch(hier_t *h, uint64_t a, double t)
+{
+    uint32_t n = pf_access(h->pf2, a, h->pfbuf, PF_MAX);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t p = h->pfbuf[i];
+        if (cache_lookup(h->l2, p, false) || cache_lookup(h->l1, p, false))
+            continue;
+        double t2 = mshr_acquire(h->mq2, t);
+        bool dirty;
+        double data = beyond_l2(h, p, t2, false, &dirty);
+        mshr_commit(h->mq2, data);
+        l2_fill(h, p, dirty, true, data, t2);
+        count(h, ST_L2_PREFETCH, h->line_bytes);
+    }
+}
+
+/* An L1 miss (or L1 prefetch) at t asks L2 for the line. Returns when the
+ * data (or ownership) reaches L1. */
+static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool demand)
+{
+    cache_meta_t *p = cache_lookup(h->l2, a, true);
+    double data;
+    if (p) {
+        count(h, ST_L2_HITS, h->line_bytes);
+        if (p->prefetched) {
+            p->prefetched = false;
+            count(h, ST_L2_PREFETCH_USEFUL, h->line_bytes);
+        }
+        data = max2(t + h->lat2, p->ready_cycles);
+    } else {
+        count(h, ST_L2_MISSES, h->line_bytes);
+        double t2 = mshr_acquire(h->mq2, t);
+        bool dirty;
+        data = beyond_l2(h, a, t2, noread, &dirty);
+        mshr_commit(h->mq2, data);
+        l2_fill(h, a, dirty, false, data, t2);
+    }
+    if (!noread)
+        data = serve(&h->free21, data, h->cpl21);
+    if (demand)
+        l2_prefetch(h, a, t);
+    return data;
+}
+
+static void l1_prefetch(hier_t *h, uint64_t a, double t)
+{
+    uint32_t n = pf_access(h->pf1, a, h->pfbuf, PF_MAX);
+    uint64_t lines[PF_MAX];
+    for (uint32_t i = 0; i < n; i++)
+        lines[i] = h->pfbuf[i]; /* from_l2 reuses pfbuf for the L2 prefetcher */
+    for (uint32_t i = 0; i < n; i++) {
+        if (cache_lookup(h->l1, lines[i], false))
+            continue;
+        double t1 = mshr_acquire(h->mq1, t);
+        /* L2 sees (and its prefetcher trains on) L1 prefetch requests too */
+        double data = from_l2(h, lines[i], t1, false, true);
+        mshr_commit(h->mq1, data);
+        l1_fill(h, lines[i], false, data, t1);
+        count(h, ST_L1_PREFETCH, h->line_bytes);
+    }
+}
+
+double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
+{
+    uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
+    cache_meta_t *p = cache_lookup(h->l1, a, true);
+    if (p) {
+        count(h, ST_L1_HITS, h->line_bytes);
+        p->dirty = true;
+        double r = max2(t, p->ready_cycles);
+        *hit = true;
+        l1_prefetch(h, a, t);
+        return r;
+    }
+    *hit = false;
+    count(h, ST_L1_MISSES, h->line_bytes);
+    double t1 = mshr_acquire(h->mq1, t);
+    double data = from_l2(h, a, t1, how == HIER_NOREAD, true);
+    mshr_commit(h->mq1, data);
+    if (how == HIER_RFO) {
+        count(h, ST_RFO, h->line_bytes);
+        count(h, ST_L1_FILLS_RFO, h->line_bytes);
+    } else {
+        count(h, ST_L1_FILLS_NOREAD, h->line_bytes);
+    }
+    l1_fill(h, a, true, data, t1);
+    l1_prefetch(h, a, t);
+    return data;
+}
+
+double hier_load(hier_t *h, uint64_t addr, double t, bool *hit)
+{
+    uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
+    cache_meta_t *p = cache_lookup(h->l1, a, true);
+    if (p) {
+        count(h, ST_L1_HITS, h->line_bytes);
+        double r = max2(t, p->ready_cycles);
+        *hit = true;
+        l1_prefetch(h, a, t);
+        return r;
+    }
+    *hit = false;
+    count(h, ST_L1_MISSES, h->line_bytes);
+    double t1 = mshr_acquire(h->mq1, t);
+    double data = from_l2(h, a, t1, false, true);
+    mshr_commit(h->mq1, data);
+    count(h, ST_L1_FILLS_DEMAND, h->line_bytes);
+    l1_fill(h, a, false, data, t1);
+    l1_prefetch(h, a, t);
+    return data;
+}
+
+/* Drop every cached copy of the line; true if one of them was dirty. */
+static bool invalidate_all(hier_t *h, uint64_t a)
+{
+    cache_meta_t out;
+    bool dirty = false;
+    if (cache_remove(h->l1, a, &out))
+        dirty |= out.dirty;
+    if (cache_remove(h->l2, a, &out))
+        dirty |= out.dirty;
+    if (h->l3 && cache_remove(h->l3, a, &out))
+        dirty |= out.dirty;
+    return dirty;
+}
+
+double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, bool zero)
+{
+    uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
+    bool full = bytes >= h->line_bytes;
+    bool dirty = invalidate_all(h, a);
+    if (!full && !dirty && h->m->nt_partial == CFG_NT_PARTIAL_RMW) {
+        count(h, ST_DRAM_READS, h->line_bytes);
+        t = dram_read(h->dram, t);
+    }
+    /* A dirty cached copy of a partial line is merged into the write. */
+    uint32_t wbytes = full || dirty ? h->line_bytes : bytes;
+    return mem_write(h, t, wbytes, zero && full);
+}
+
+double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level, bool zero)
+{
+    uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
+    cache_meta_t out;
+    if (level == HIER_MEM || (level == HIER_L3 && !h->l3))
+        return hier_write_around(h, a, t, h->line_bytes, zero);
+    if (cache_remove(h->l1, a, &out) && out.dirty)
+        count(h, ST_L1_WRITEBACKS, h->line_bytes);
+    count(h, ST_L1_NOALLOC, h->line_bytes);
+    if (level == HIER_L2) {
+        cache_meta_t *p = cache_lookup(h->l2, a, true);
+        double accept = serve(&h->free21, t, h->cpl21);
+        if (p) {
+            count(h, ST_L2_HITS, h->line_bytes);
+            p->dirty = true;
+            return accept;
+        }
+        count(h, ST_L2_MISSES, h->line_bytes);
+        double t2 = mshr_acquire(h->mq2, t);
+        bool dirty;
+        double own = beyond_l2(h, a, t2, true, &dirty);
+        mshr_commit(h->mq2, own);
+        l2_fill(h, a, true, false, own, t2);
+        return max2(accept, t2);
+    }
+    /* HIER_L3: skip L2 as well. */
+    if (cache_remove(h->l2, a, &out) && out.dirty)
+        count(h, ST_L2_WRITEBACKS, h->line_bytes);
+    double accept = serve(&h->free32, t, h->cpl32);
+    cache_meta_t *p = cache_lookup(h->l3, a, true);
+    if (p) {
+        count(h, ST_L3_HITS, h->line_bytes);
+        p->dirty = true;
+    } else {
+        count(h, ST_L3_MISSES, h->line_bytes);
+        l3_fill(h, a, true, accept, t);
+    }
+    return accept;
+}
+
+bool hier_in_l1(hier_t *h, uint64_t addr)
+{
+    return cache_lookup(h->l1, addr & ~(uint64_t)(h->line_bytes - 1), false) != NULL;
+}
+
+double hier_drain(hier_t *h, double t)
+{
+    t = max2(t, mshr_drain_time(h->mq1));
+    t = max2(t, mshr_drain_time(h->mq2));
+    return dram_drain(h->dram, t);
+}
+
+void hier_shift_time(hier_t *h, double dt)
+{
+    cache_shift_time(h->l1, dt);
+    cache_shift_time(h->l2, dt);
+    if (h->l3)
+        cache_shift_time(h->l3, dt);
+    mshr_shift_time(h->mq1, dt);
+    mshr_shift_time(h->mq2, dt);
+    dram_shift_time(h->dram, dt);
+    h->free21 += dt;
+    h->free32 += dt;
+}

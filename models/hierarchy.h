@@ -1,0 +1,54 @@
+/*
+ * hierarchy.h - L1D, L2 and L3 with their miss slots, prefetchers and the
+ * memory path, composed by the machine's inclusion policy.
+ *
+ * Notes
+ *  - Every function takes the time t (core cycles) at which the request
+ *    leaves the core and returns when it completes; contention appears as
+ *    waiting for miss slots (MSHRs) and bandwidth servers.
+ *  - L2 is inclusive of L1 (an L2 eviction back-invalidates L1). L3 is
+ *    inclusive, non-inclusive (NINE) or an exclusive victim cache of L2, per
+ *    cfg_cache_t.incl.
+ *  - Write-backs are charged at the time of the eviction that causes them.
+ */
+#ifndef CLEARSIM_HIERARCHY_H
+#define CLEARSIM_HIERARCHY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/machine.h"
+#include "models/stats.h"
+
+typedef struct hier hier_t;
+
+typedef enum hier_own {
+    HIER_RFO = 0, /* read the line for ownership */
+    HIER_NOREAD,  /* ownership without reading (the whole line is overwritten) */
+} hier_own_t;
+
+typedef enum hier_level { HIER_L2 = 2, HIER_L3 = 3, HIER_MEM = 4 } hier_level_t;
+
+hier_t *hier_create(const cfg_machine_t *m, uint64_t seed, stats_t *st, char *err, size_t errlen);
+void hier_destroy(hier_t *h);
+void hier_set_contig(hier_t *h, uint64_t contig_bytes);
+
+/* Make the line holding addr writable in L1; returns when it is owned. */
+double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit);
+/* Bring the line into L1 for a load; returns when the data arrives. */
+double hier_load(hier_t *h, uint64_t addr, double t, bool *hit);
+/* Write `bytes` of the line past the caches to memory (WC flush, elided
+ * string line, CLZERO): invalidates cached copies; returns when accepted. */
+double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, bool zero);
+/* Write-streaming store of a full line that allocates only at `level`;
+ * returns when the level accepts it. */
+double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level, bool zero);
+/* Is the line in L1? (no replacement update) */
+bool hier_in_l1(hier_t *h, uint64_t addr);
+/* Time at which everything outstanding has completed. */
+double hier_drain(hier_t *h, double t);
+/* Add dt to every time the hierarchy holds (fast-forward moves time). */
+void hier_shift_time(hier_t *h, double dt);
+
+#endif

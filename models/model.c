@@ -1,0 +1,774 @@
+/*
+ * model.c - the core's side of clearing: issue, the store buffer, the string
+ * engine, write-combining, fences, write streaming, TLB, calls and faults.
+ *
+ * Notes
+ *  - What it models:
+ *    - a front end that issues core.insns_per_cycle instructions per cycle
+ *      and core.stores_per_cycle stores per cycle;
+ *    - a store buffer of core.store_buffer entries: a line's stores can
+ *      enter only when the line `entries / stores-per-line` lines back has
+ *      committed, so the buffer bounds how many lines ahead the core asks
+ *      for ownership (RFO) while it waits for older lines;
+ *    - stores commit to L1 in order once their line is owned;
+ *    - the string engine (rep stos*, MOPS): a startup cost from the
+ *      machine's table, string.bytes_per_cycle, and a lookahead of
+ *      string.lookahead bytes *within the operation*: it asks for lines that
+ *      far ahead of the oldest uncommitted one, across page boundaries but
+ *      never past the operation's end. Per line it allocates, or (elision)
+ *      writes the line around the caches;
+ *    - write-combining buffers (wc.buffers): each non-temporal, elided or
+ *      CLZERO line holds one until memory accepts it; a fence waits for all;
+ *    - arm64 write streaming: after write_streaming.enter_lines consecutive
+ *      full-line writes that miss L1, misses stop allocating in L1 (then in
+ *      L2 and L3 after the configured byte thresholds); a partial line or a
+ *      store that hits L1 leaves the mode;
+ *    - a TLB per page size (tlb.*): a miss stalls issue for tlb.walk;
+ *    - kernel calls, reschedule points and page faults as fixed costs.
+ *  - Stores are assembled into lines here, so results do not depend on
+ *    whether the trace coalesced them.
+ *  - What it ignores: loads' dependence chains (a load never stalls issue
+ *    except for a free fill buffer), memory disambiguation, SMT.
+ *  - Units: time in core cycles (double internally); counters uint64_t.
+ */
+#include "models/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/cache.h"
+#include "models/hierarchy.h"
+#include "models/mshr.h"
+#include "models/string_op.h"
+
+#define RING_LINES     4096u /* commit-time history; bounds any lookahead */
+#define FF_BLOCK_LINES 2048u
+#define FF_BLOCKS      6u
+#define FF_TOLERANCE   0.01 /* relative spread allowed between block deltas */
+
+typedef enum line_kind { LK_STORE = 0, LK_NT, LK_LOAD } line_kind_t;
+
+/* The line being assembled from store/load ops. */
+typedef struct pending_line {
+    bool valid;
+    line_kind_t kind;
+    uint64_t line;  /* line-aligned address */
+    uint32_t bytes; /* bytes written/read in it */
+    double stores;  /* store/load instructions */
+    double insns;   /* other instructions attributed to it */
+    uint8_t fill;
+} pending_line_t;
+
+struct model {
+    const cfg_machine_t *m;
+    stats_t st;
+    hier_t *h;
+    mshr_t *wc;
+    cache_t *tlb;
+    uint64_t tlb_page_bytes;
+    uint64_t tlb_last_page;
+    bool tlb_last_valid;
+    uint32_t line_bytes;
+    double cyc_per_ns;
+
+    double t_front;       /* front end: next instruction slot */
+    double t_issue;       /* store issue */
+    double t_commit_last; /* last line committed to L1 */
+    double t_wc_last;     /* last WC line accepted */
+    double ring[RING_LINES];
+    uint64_t seq; /* lines committed so far */
+
+    pending_line_t pl;
+    double loose_insns; /* TRACE_INSNS not yet attributed to a line */
+
+    /* fast-forward inside long operations */
+    bool ff_on;
+    uint64_t ff_tail_lines;     /* lines always simulated at an op's end */
+    uint64_t ff_lines;          /* lines since the last block boundary */
+    stats_t ff_snap;            /* counters at the last block boundary */
+    double ff_tsnap;            /* time at the last block boundary */
+    stats_t ff_hist[FF_BLOCKS]; /* deltas of the last blocks */
+    double ff_dt[FF_BLOCKS];
+    uint32_t ff_n; /* valid entries in the history */
+    uint64_t ff_skipped_lines;
+    uint64_t ff_total_lines;
+    double ff_err; /* sum of skipped_share x spread */
+
+    /* write streaming */
+    bool ws_active;
+    uint32_t ws_run;   /* consecutive full-line write misses */
+    uint64_t ws_bytes; /* bytes streamed since entering */
+};
+
+static inline double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline void bump(model_t *md, stats_event_t e, uint64_t n, uint64_t bytes)
+{
+    md->st.count[e] += n;
+    md->st.bytes[e] += bytes;
+}
+
+static int tlb_setup(model_t *md, uint64_t page_bytes, char *err, size_t errlen)
+{
+    const cfg_machine_t *m = md->m;
+    uint32_t entries = m->tlb_entries_4k;
+    if (page_bytes >= (1ull << 30))
+        entries = m->tlb_entries_1g;
+    else if (page_bytes >= (2ull << 20))
+        entries = m->tlb_entries_2m;
+    cache_destroy(md->tlb);
+    md->tlb = NULL;
+    md->tlb_page_bytes = page_bytes;
+    md->tlb_last_valid = false;
+    if (entries == 0)
+        return 0; /* no TLB modelled for this page size */
+    /* LRU; fully associative up to 256 entries, else the fewest ways (at
+     * least 8) that leave a power-of-two set count. */
+    uint32_t ways = entries;
+    if (ways > 256) {
+        ways = 0;
+        for (uint32_t w = 8; w <= 256 && !ways; w++)
+            if (entries % w == 0 && ((entries / w) & (entries / w - 1)) == 0)
+                ways = w;
+        if (!ways) {
+            snprintf(err, errlen, "tlb: %u entries cannot be arranged in power-of-two sets",
+                     entries);
+            return -1;
+        }
+    }
+    cfg_cache_t g = {.present = true,
+                     .size_bytes = (uint64_t)entries * page_bytes,
+                     .ways = ways,
+                     .line_bytes = (uint32_t)(page_bytes > UINT32_MAX ? 0 : page_bytes),
+                     .repl = CFG_REPL_LRU};
+    if (g.line_bytes == 0) {
+        snprintf(err, errlen, "tlb: page size %llu too large", (unsigned long long)page_bytes);
+        return -1;
+    }
+    char why[200];
+    md->tlb = cache_create(&g, 1, why, sizeof(why));
+    if (!md->tlb) {
+        snprintf(err, errlen, "tlb: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
+model_t *model_create(const cfg_machine_t *m, uint64_t seed, char *err, size_t errlen)
+{
+    model_t *md = calloc(1, sizeof(*md));
+    if (!md) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    md->m = m;
+    md->line_bytes = m->l1.line_bytes;
+    md->cyc_per_ns = m->freq_ghz;
+    md->h = hier_create(m, seed, &md->st, err, errlen);
+    if (!md->h)
+        goto fail;
+    md->wc = mshr_create(m->wc_buffers ? m->wc_buffers : 1);
+    if (!md->wc) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    if (tlb_setup(md, 4096, err, errlen))
+        goto fail;
+    uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
+    md->ff_tail_lines = 2 * cap / (md->line_bytes ? md->line_bytes : 64);
+    return md;
+fail:
+    model_destroy(md);
+    return NULL;
+}
+
+void model_destroy(model_t *md)
+{
+    if (!md)
+        return;
+    hier_destroy(md->h);
+    mshr_destroy(md->wc);
+    cache_destroy(md->tlb);
+    free(md);
+}
+
+void model_set_mapping(model_t *md, uint64_t tlb_page_bytes, uint64_t contig_bytes)
+{
+    char err[256];
+    if (tlb_page_bytes != md->tlb_page_bytes && tlb_setup(md, tlb_page_bytes, err, sizeof(err)))
+        tlb_setup(md, 4096, err, sizeof(err)); /* 4 KiB always fits */
+    hier_set_contig(md->h, contig_bytes);
+}
+
+/* ---- core helpers ----------------------------------------------------- */
+
+/* Translate addr; returns the stall in cycles. */
+static double tlb_access(model_t *md, uint64_t addr, bool store)
+{
+    if (!md->tlb)
+        return 0;
+    uint64_t page = addr / md->tlb_page_bytes;
+    if (md->tlb_last_valid && page == md->tlb_last_page)
+        return 0;
+    md->tlb_last_page = page;
+    md->tlb_last_valid = true;
+    uint64_t a = page * md->tlb_page_bytes;
+    if (cache_lookup(md->tlb, a, true))
+        return 0;
+    cache_meta_t meta = {0};
+    cache_victim_t v;
+    cache_insert(md->tlb, a, &meta, &v);
+    bump(md, store ? ST_TLB_STORE_MISSES : ST_TLB_LOAD_MISSES, 1, 0);
+    return md->m->tlb_walk_cycles;
+}
+
+/* Front end issues n instructions; returns when the last one issues. */
+static inline double front(model_t *md, double n)
+{
+    if (md->m->insns_per_cycle > 0)
+        md->t_front += n / md->m->insns_per_cycle;
+    return md->t_front;
+}
+
+/* Commit time of the line `back` lines before the next one. */
+static inline double window(const model_t *md, uint64_t back)
+{
+    if (back == 0 || md->seq < back)
+        return 0;
+    if (back > RING_LINES)
+        back = RING_LINES;
+    return md->ring[(md->seq - back) % RING_LINES];
+}
+
+static inline void commit(model_t *md, double t)
+{
+    md->ring[md->seq % RING_LINES] = t;
+    md->seq++;
+    md->t_commit_last = t;
+}
+
+/* A line leaves through a write-combining buffer at t; returns when the
+ * buffer was obtained (the issuing side waits for that). */
+static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t)
+{
+    double t_buf = mshr_acquire(md->wc, t);
+    double done = hier_write_around(md->h, line, t_buf, bytes, zero);
+    mshr_commit(md->wc, done);
+    md->t_wc_last = max2(md->t_wc_last, done);
+    bump(md, ST_WC_LINES, 1, bytes);
+    if (bytes < md->line_bytes)
+        bump(md, ST_WC_PARTIAL, 1, bytes);
+    bump(md, ST_L1_NOALLOC, 1, bytes);
+    return t_buf;
+}
+
+/* Write streaming: should this full-line store miss bypass L1? Returns the
+ * level it allocates in, or 0 for a normal (allocating) store. */
+static int ws_level(model_t *md, uint64_t line, bool full)
+{
+    const cfg_machine_t *m = md->m;
+    if (!m->ws_enabled)
+        return 0;
+    if (!full || hier_in_l1(md->h, line)) {
+        if (md->ws_active) {
+            md->ws_active = false;
+            bump(md, ST_WS_EXITS, 1, 0);
+        }
+        md->ws_run = 0;
+        return 0;
+    }
+    if (!md->ws_active) {
+        if (++md->ws_run < m->ws_enter_lines)
+            return 0;
+        md->ws_active = true;
+        md->ws_bytes = 0;
+        bump(md, ST_WS_ENTRIES, 1, 0);
+    }
+    md->ws_bytes += md->line_bytes;
+    if (m->ws_l3_bytes && md->ws_bytes > m->ws_l3_bytes)
+        return HIER_MEM;
+    if (m->ws_l2_bytes && md->ws_bytes > m->ws_l2_bytes)
+        return HIER_L3;
+    return HIER_L2;
+}
+
+/* Commit cost of a line: the L1 write port takes store_width bytes per
+ * store slot. */
+static inline double port_cycles(const model_t *md, uint32_t bytes, double stores)
+{
+    const cfg_machine_t *m = md->m;
+    double w = m->store_width_bytes ? m->store_width_bytes : 8;
+    double slots = ceil(bytes / w);
+    if (stores > slots)
+        slots = stores;
+    return m->stores_per_cycle > 0 ? slots / m->stores_per_cycle : slots;
+}
+
+/* ---- fast-forward ------------------------------------------------------ */
+
+static inline double now_cycles(const model_t *md)
+{
+    return max2(md->t_issue, max2(md->t_front, md->t_commit_last));
+}
+
+void model_set_fast_forward(model_t *md, bool on)
+{
+    md->ff_on = on;
+    md->ff_n = 0;
+    md->ff_lines = 0;
+}
+
+void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total_lines,
+                     double *error_bound)
+{
+    *skipped_lines = md->ff_skipped_lines;
+    *total_lines = md->ff_total_lines;
+    *error_bound = md->ff_err;
+}
+
+void model_shift_time(model_t *md, double dt)
+{
+    md->t_front += dt;
+    md->t_issue += dt;
+    md->t_commit_last += dt;
+    md->t_wc_last += dt;
+    for (uint32_t i = 0; i < RING_LINES; i++)
+        md->ring[i] += dt;
+    mshr_shift_time(md->wc, dt);
+    hier_shift_time(md->h, dt);
+    md->ff_tsnap += dt;
+}
+
+void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
+{
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        if (e == ST_CYCLES)
+            continue; /* cycles follow the time, moved by model_shift_time */
+        md->st.count[e] += delta->count[e] * n;
+        md->st.bytes[e] += delta->bytes[e] * n;
+    }
+}
+
+/* Relative spread of one quantity over the history; -1 if it does not meet
+ * the tolerance. */
+static double ff_spread(const double *v, uint32_t n)
+{
+    double lo = v[0], hi = v[0], sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+        sum += v[i];
+    }
+    double mean = sum / n;
+    if (hi - lo <= 0)
+        return 0;
+    double rel = (hi - lo) / (mean > 0 ? mean : 1);
+    /* a count that moves by one between blocks is noise, not drift */
+    if (rel > FF_TOLERANCE && hi - lo > 1.0)
+        return -1;
+    return rel;
+}
+
+/* Called after each line of a long operation with the bytes that remain in
+ * it. Returns how many bytes the caller must skip (0 for none); when it
+ * returns more, counters and time have already been advanced. */
+static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
+{
+    md->ff_total_lines++;
+    if (!md->ff_on || ++md->ff_lines < FF_BLOCK_LINES)
+        return 0;
+    md->ff_lines = 0;
+    double now = now_cycles(md);
+    stats_t d;
+    stats_sub(&d, &md->st, &md->ff_snap);
+    md->ff_snap = md->st;
+    double dt = now - md->ff_tsnap;
+    md->ff_tsnap = now;
+    /* shift the history */
+    if (md->ff_n == FF_BLOCKS) {
+        memmove(&md->ff_hist[0], &md->ff_hist[1], (FF_BLOCKS - 1) * sizeof(stats_t));
+        memmove(&md->ff_dt[0], &md->ff_dt[1], (FF_BLOCKS - 1) * sizeof(double));
+        md->ff_n--;
+    }
+    md->ff_hist[md->ff_n] = d;
+    md->ff_dt[md->ff_n] = dt;
+    md->ff_n++;
+    uint64_t lb = md->line_bytes;
+    uint64_t rem_lines = remaining_bytes / lb;
+    if (md->ff_n < FF_BLOCKS || rem_lines <= md->ff_tail_lines + FF_BLOCK_LINES)
+        return 0;
+    double worst = ff_spread(md->ff_dt, FF_BLOCKS);
+    if (worst < 0)
+        return 0;
+    double v[FF_BLOCKS];
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        if (e == ST_CYCLES)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            for (uint32_t i = 0; i < FF_BLOCKS; i++)
+                v[i] = (double)(k ? md->ff_hist[i].bytes[e] : md->ff_hist[i].count[e]);
+            double sp = ff_spread(v, FF_BLOCKS);
+            if (sp < 0)
+                return 0;
+            worst = sp > worst ? sp : worst;
+        }
+    }
+    /* Steady: skip whole blocks, keeping the tail. */
+    uint64_t nblocks = (rem_lines - md->ff_tail_lines) / FF_BLOCK_LINES;
+    if (nblocks == 0)
+        return 0;
+    double dt_sum = 0;
+    for (uint32_t i = 0; i < FF_BLOCKS; i++)
+        dt_sum += md->ff_dt[i];
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        if (e == ST_CYCLES)
+            continue;
+        uint64_t c = 0, b = 0;
+        for (uint32_t i = 0; i < FF_BLOCKS; i++) {
+            c += md->ff_hist[i].count[e];
+            b += md->ff_hist[i].bytes[e];
+        }
+        /* n x mean, rounded; exact when every block agrees */
+        md->st.count[e] += (uint64_t)llround((double)c * (double)nblocks / FF_BLOCKS);
+        md->st.bytes[e] += (uint64_t)llround((double)b * (double)nblocks / FF_BLOCKS);
+    }
+    model_shift_time(md, dt_sum * (double)nblocks / FF_BLOCKS);
+    uint64_t skipped = nblocks * FF_BLOCK_LINES;
+    md->ff_skipped_lines += skipped;
+    md->ff_total_lines += skipped;
+    md->ff_err = max2(md->ff_err, worst);
+    md->ff_snap = md->st;
+    md->ff_tsnap = now_cycles(md);
+    md->ff_n = 0;
+    return skipped * lb;
+}
+
+/* ---- line processing ---------------------------------------------------- */
+
+static void store_line(model_t *md, const pending_line_t *pl)
+{
+    const cfg_machine_t *m = md->m;
+    bool full = pl->bytes >= md->line_bytes;
+    double issue = md->t_issue + (m->stores_per_cycle > 0 ? pl->stores / m->stores_per_cycle : 0);
+    double t = max2(issue, front(md, pl->stores + pl->insns));
+    t += tlb_access(md, pl->line, true);
+    uint64_t per_line = pl->stores > 0 ? (uint64_t)ceil(pl->stores) : 1;
+    uint64_t la = m->store_buffer_entries / per_line;
+    if (la == 0)
+        la = 1;
+    t = max2(t, window(md, la));
+    md->t_issue = t;
+
+    double accesses = ceil(pl->bytes / (double)(m->store_width_bytes ? m->store_width_bytes : 8));
+    if (pl->stores > accesses)
+        accesses = pl->stores;
+    bump(md, ST_L1_ACCESSES, (uint64_t)accesses, pl->bytes);
+
+    double ready;
+    int lvl = ws_level(md, pl->line, full);
+    if (lvl)
+        ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, pl->fill == 0);
+    else {
+        bool hit;
+        ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
+    }
+    commit(md, max2(ready, md->t_commit_last) + port_cycles(md, pl->bytes, pl->stores));
+}
+
+static void nt_line(model_t *md, const pending_line_t *pl)
+{
+    const cfg_machine_t *m = md->m;
+    double issue = md->t_issue + pl->stores * m->nt_store_cycles;
+    double t = max2(issue, front(md, pl->stores + pl->insns));
+    t += tlb_access(md, pl->line, true);
+    md->t_issue = wc_line(md, pl->line, pl->bytes, pl->fill == 0, t);
+    md->t_issue = max2(md->t_issue, t);
+}
+
+static void load_line(model_t *md, const pending_line_t *pl)
+{
+    double t = max2(md->t_issue, front(md, pl->stores + pl->insns));
+    t += tlb_access(md, pl->line, false);
+    bump(md, ST_L1_ACCESSES, (uint64_t)ceil(pl->stores), pl->bytes);
+    bool hit;
+    hier_load(md->h, pl->line, t, &hit);
+    md->t_issue = t;
+}
+
+static void flush_line(model_t *md)
+{
+    pending_line_t *pl = &md->pl;
+    if (!pl->valid)
+        return;
+    pl->insns += md->loose_insns;
+    md->loose_insns = 0;
+    switch (pl->kind) {
+    case LK_STORE:
+        store_line(md, pl);
+        break;
+    case LK_NT:
+        nt_line(md, pl);
+        break;
+    case LK_LOAD:
+        load_line(md, pl);
+        break;
+    }
+    pl->valid = false;
+}
+
+/* Split a store/load run into line pieces and assemble them. A full line
+ * inside the run is processed at once (nothing can join it), which lets
+ * fast-forward act between lines. */
+static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
+{
+    uint64_t lb = md->line_bytes;
+    uint64_t a = op->addr, end = op->addr + op->bytes;
+    double per_byte_stores = op->bytes ? (double)op->count / (double)op->bytes : 0;
+    double per_byte_insns = op->bytes ? (double)op->insns / (double)op->bytes : 0;
+    while (a < end) {
+        uint64_t line = a & ~(lb - 1);
+        uint64_t piece = line + lb - a;
+        if (piece > end - a)
+            piece = end - a;
+        pending_line_t *pl = &md->pl;
+        if (!pl->valid || pl->line != line || pl->kind != kind) {
+            flush_line(md);
+            *pl = (pending_line_t){.valid = true, .kind = kind, .line = line, .fill = op->fill};
+        }
+        pl->bytes += (uint32_t)piece;
+        pl->stores += per_byte_stores * (double)piece;
+        pl->insns += per_byte_insns * (double)piece;
+        a += piece;
+        if (pl->bytes == lb && a < end) {
+            flush_line(md);
+            uint64_t skip = ff_after_line(md, end - a);
+            if (skip) {
+                /* the skipped lines' instructions were added with the counters */
+                a += skip;
+            }
+        }
+    }
+}
+
+static void string_op(model_t *md, const trace_op_t *op)
+{
+    const cfg_machine_t *m = md->m;
+    uint64_t lb = md->line_bytes;
+    double startup = string_startup_cycles(m, op->bytes);
+    bump(md, ST_STRING_OPS, 1, op->bytes);
+    bump(md, ST_STRING_STARTUP_CYCLES, (uint64_t)llround(startup), 0);
+    double t = max2(md->t_issue, front(md, 1)) + startup;
+    double bpc = m->string_bpc > 0 ? m->string_bpc : 1;
+    uint64_t la = m->string_lookahead_bytes / lb;
+    if (la == 0)
+        la = 1;
+    bool nt = (op->flags & TRACE_F_NT) != 0;
+    double w = m->store_width_bytes ? m->store_width_bytes : 8;
+    uint64_t a = op->addr, end = op->addr + op->bytes;
+    while (a < end) {
+        uint64_t line = a & ~(lb - 1);
+        uint64_t piece = line + lb - a;
+        if (piece > end - a)
+            piece = end - a;
+        bool full = piece == lb;
+        t += (double)piece / bpc;
+        t += tlb_access(md, a, true);
+        t = max2(t, window(md, la));
+        double stores = ceil((double)piece / w);
+        bump(md, ST_STORES, (uint64_t)stores, piece);
+        if (full && string_elides(m, op->bytes, end - a, op->fill, nt)) {
+            bump(md, ST_STRING_ELIDED_LINES, 1, piece);
+            t = max2(t, wc_line(md, line, (uint32_t)piece, op->fill == 0, t));
+            commit(md, max2(t, md->t_commit_last));
+        } else {
+            bump(md, ST_L1_ACCESSES, (uint64_t)stores, piece);
+            int lvl = ws_level(md, line, full);
+            double ready;
+            if (lvl) {
+                ready = hier_stream_store(md->h, line, t, (hier_level_t)lvl, op->fill == 0);
+            } else {
+                bool hit;
+                hier_own_t how = (full && !m->string_rfo) ? HIER_NOREAD : HIER_RFO;
+                ready = hier_store(md->h, line, t, how, &hit);
+            }
+            commit(md, max2(ready, md->t_commit_last) + (double)piece / bpc);
+        }
+        a += piece;
+        if (a < end) {
+            md->t_issue = t;
+            uint64_t skip = ff_after_line(md, end - a);
+            if (skip) {
+                a += skip;
+                t = md->t_issue;
+            }
+        }
+    }
+    md->t_issue = t;
+    /* The microcode sequencer holds the front end until the op has issued. */
+    md->t_front = max2(md->t_front, t);
+}
+
+static void line_zero_op(model_t *md, const trace_op_t *op)
+{
+    const cfg_machine_t *m = md->m;
+    uint64_t lb = md->line_bytes;
+    uint64_t nlines = (op->bytes + lb - 1) / lb;
+    double per_line = nlines ? (double)op->count / (double)nlines : 0;
+    double t = max2(md->t_issue, md->t_front);
+    uint64_t la = m->store_buffer_entries ? m->store_buffer_entries : 1;
+    uint64_t end = op->addr + op->bytes;
+    for (uint64_t a = op->addr & ~(lb - 1); a < end;) {
+        t += m->line_zero_cycles * per_line;
+        t = max2(t, front(md, per_line));
+        t += tlb_access(md, a, true);
+        if (m->lz_policy == CFG_LZ_MEMORY) {
+            t = max2(t, wc_line(md, a, (uint32_t)lb, true, t));
+        } else {
+            t = max2(t, window(md, la));
+            int lvl = ws_level(md, a, true);
+            double ready;
+            if (lvl) {
+                ready = hier_stream_store(md->h, a, t, (hier_level_t)lvl, true);
+            } else {
+                bool hit;
+                ready = hier_store(md->h, a, t, HIER_NOREAD, &hit);
+            }
+            bump(md, ST_L1_ACCESSES, 1, lb);
+            commit(md, max2(ready, md->t_commit_last) + port_cycles(md, (uint32_t)lb, 1));
+        }
+        a += lb;
+        if (a < end) {
+            md->t_issue = t;
+            uint64_t skip = ff_after_line(md, end - a);
+            if (skip) {
+                a += skip;
+                t = md->t_issue;
+            }
+        }
+    }
+    md->t_issue = t;
+}
+
+static void fence_op(model_t *md)
+{
+    double now = max2(md->t_issue, md->t_front);
+    double done = max2(now, max2(mshr_drain_time(md->wc), md->t_commit_last));
+    bump(md, ST_FENCES, 1, 0);
+    bump(md, ST_FENCE_STALL_CYCLES, (uint64_t)llround(done - now), 0);
+    md->t_issue = md->t_front = done;
+}
+
+/* A serialising event of `cycles` (fault, reschedule): the core does no
+ * other work meanwhile. */
+static void stall_op(model_t *md, double cycles)
+{
+    double t = max2(md->t_issue, md->t_front) + cycles;
+    md->t_issue = md->t_front = t;
+}
+
+int model_op(void *ctx, const trace_op_t *op)
+{
+    model_t *md = ctx;
+    const cfg_machine_t *m = md->m;
+    switch ((trace_kind_t)op->kind) {
+    case TRACE_STORE:
+        bump(md, ST_STORES, op->count, op->bytes);
+        bump(md, ST_INSTRUCTIONS, (uint64_t)op->count + op->insns, 0);
+        run_op(md, op, LK_STORE);
+        return 0;
+    case TRACE_STORE_NT:
+        bump(md, ST_STORES, op->count, op->bytes);
+        bump(md, ST_INSTRUCTIONS, (uint64_t)op->count + op->insns, 0);
+        run_op(md, op, LK_NT);
+        return 0;
+    case TRACE_LOAD:
+        bump(md, ST_LOADS, op->count, op->bytes);
+        bump(md, ST_INSTRUCTIONS, (uint64_t)op->count + op->insns, 0);
+        run_op(md, op, LK_LOAD);
+        return 0;
+    case TRACE_INSNS:
+        bump(md, ST_INSTRUCTIONS, op->count, 0);
+        if (md->pl.valid)
+            md->pl.insns += op->count;
+        else
+            md->loose_insns += op->count;
+        return 0;
+    default:
+        break;
+    }
+    flush_line(md);
+    if (md->loose_insns > 0) {
+        front(md, md->loose_insns);
+        md->loose_insns = 0;
+    }
+    switch ((trace_kind_t)op->kind) {
+    case TRACE_STRING:
+        bump(md, ST_INSTRUCTIONS, 1, 0);
+        string_op(md, op);
+        break;
+    case TRACE_LINE_ZERO:
+        bump(md, ST_INSTRUCTIONS, op->count, 0);
+        bump(md, ST_STORES, op->count, op->bytes);
+        line_zero_op(md, op);
+        break;
+    case TRACE_FENCE:
+        bump(md, ST_INSTRUCTIONS, 1, 0);
+        fence_op(md);
+        break;
+    case TRACE_CALL_BEGIN:
+        bump(md, ST_CALLS, 1, op->bytes);
+        bump(md, ST_INSTRUCTIONS, 2, 0); /* call + ret */
+        front(md, 0);
+        md->t_front += m->call_cycles;
+        break;
+    case TRACE_CALL_END:
+        break;
+    case TRACE_RESCHED:
+        bump(md, ST_RESCHEDS, 1, 0);
+        stall_op(md, m->resched_ns * md->cyc_per_ns);
+        break;
+    case TRACE_FAULT: {
+        double ns = m->fault_4k_ns;
+        if (op->bytes >= (1ull << 30))
+            ns = m->fault_1g_ns;
+        else if (op->bytes >= (2ull << 20))
+            ns = m->fault_2m_ns;
+        if (op->flags & TRACE_F_POPULATE)
+            ns *= m->populate_fraction;
+        double cyc = ns * md->cyc_per_ns;
+        bump(md, ST_FAULTS, 1, op->bytes);
+        bump(md, ST_FAULT_CYCLES, (uint64_t)llround(cyc), 0);
+        stall_op(md, cyc);
+        break;
+    }
+    default:
+        break;
+    }
+    return 0;
+}
+
+void model_drain(model_t *md)
+{
+    flush_line(md);
+    if (md->loose_insns > 0) {
+        front(md, md->loose_insns);
+        md->loose_insns = 0;
+    }
+    double t = max2(md->t_issue, md->t_front);
+    t = max2(t, md->t_commit_last);
+    t = max2(t, mshr_drain_time(md->wc));
+    t = hier_drain(md->h, t);
+    md->t_issue = md->t_front = t;
+}
+
+void model_stats(model_t *md, stats_t *out)
+{
+    *out = md->st;
+    double now = max2(md->t_issue, max2(md->t_front, md->t_commit_last));
+    out->count[ST_CYCLES] = (uint64_t)llround(now);
+}

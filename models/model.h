@@ -1,0 +1,64 @@
+/*
+ * model.h - the trace-driven cycle-level model of one core's store path,
+ * caches, prefetchers, write-combining and memory.
+ *
+ * Notes
+ *  - model_op() has the trace_sink_fn signature: a trace_t feeds it directly.
+ *  - Time is kept in core cycles (double internally, reported as uint64_t).
+ *  - See docs/MODEL.md for the mechanisms and the published effects they
+ *    explain.
+ */
+#ifndef CLEARSIM_MODEL_H
+#define CLEARSIM_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/machine.h"
+#include "models/stats.h"
+#include "sim/trace.h"
+
+typedef struct model model_t;
+
+/* Returns NULL and a reason in err on failure. seed drives random replacement. */
+model_t *model_create(const cfg_machine_t *m, uint64_t seed, char *err, size_t errlen);
+void model_destroy(model_t *md);
+
+/* How the simulated addresses are mapped while clearing:
+ *  - tlb_page_bytes: the page size the clearing code's accesses translate
+ *    through (4 KiB for a user buffer; the kernel clears through its direct
+ *    map, typically 1 GiB pages);
+ *  - contig_bytes: the size of physically contiguous, naturally aligned
+ *    blocks (the folio). Prefetchers that may continue into the next page
+ *    (cfg_prefetch_t.next_page) do so only within such a block. */
+void model_set_mapping(model_t *md, uint64_t tlb_page_bytes, uint64_t contig_bytes);
+
+/* Trace sink: consume one op. Always returns 0. `md` is a model_t *. */
+int model_op(void *md, const trace_op_t *op);
+
+/* Wait for everything outstanding (stores, WC buffers) to complete, as at the
+ * end of a measured region. */
+void model_drain(model_t *md);
+
+/* Fast-forward inside long operations (default off): when FF_BLOCKS
+ * consecutive blocks of FF_BLOCK_LINES lines show the same counter and time
+ * deltas within FF_TOLERANCE, the model skips ahead to a tail long enough to
+ * refill every cache level twice, adding the mean block delta for each
+ * skipped block and moving every timestamp it holds. */
+void model_set_fast_forward(model_t *md, bool on);
+/* Lines fast-forward skipped, and the bound on the relative error of any
+ * counter it may have added (the spread of the block deltas it extrapolated
+ * from, weighted by the share of lines skipped). */
+void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total_lines,
+                     double *error_bound);
+/* Move every timestamp the model holds by dt cycles (the workload-level
+ * fast-forward in sim/run.c uses it after skipping whole periods). */
+void model_shift_time(model_t *md, double dt);
+/* Add n times `delta` to the model's counters (workload-level fast-forward). */
+void model_add_stats(model_t *md, const stats_t *delta, uint64_t n);
+
+/* Current totals; ST_CYCLES is the current time. */
+void model_stats(model_t *md, stats_t *out);
+
+#endif

@@ -1,0 +1,821 @@
+/*
+ * report.c - text, csv and json printers for run results, kernels and
+ * machines.
+ *
+ * Notes
+ *  - report_collect() is the one place that decides which fields a result
+ *    has, in which order, under which names: inputs (from wl_spec_t), results
+ *    (bytes, cycles, seconds, bytes_per_sec, extrapolated, error_bound), the
+ *    perf-named counters (run_std_counters first, in that order, then any
+ *    other counter the machine maps) and the per-level traffic (from
+ *    stats_t). The three printers only walk that row.
+ *  - Traffic comes straight from the internal events: lN.hits / lN.misses /
+ *    lN.writebacks are line counts (ST_Ln_HITS, ST_Ln_MISSES,
+ *    ST_Ln_WRITEBACKS), dram_read_bytes / dram_write_bytes are the byte
+ *    totals of ST_DRAM_READS / ST_DRAM_WRITES.
+ *  - Deliberately not done: no unit scaling of counters, no rounding of
+ *    values in csv or json (doubles use 17 significant digits), no locale
+ *    (thousands separators are always ',').
+ *  - Units: see report.h.
+ */
+#include "sim/report.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/callers.h"
+#include "kernels/kernels.h"
+#include "sim/units.h"
+#include "sim/workload.h"
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------------ */
+/* formats and small helpers                                                 */
+
+static const char *const format_names[] = {
+    [REPORT_FMT_TEXT] = "text",
+    [REPORT_FMT_CSV] = "csv",
+    [REPORT_FMT_JSON] = "json",
+};
+
+int report_format_parse(const char *s, report_format_t *out)
+{
+    for (size_t i = 0; i < sizeof format_names / sizeof format_names[0]; i++) {
+        if (s && strcmp(s, format_names[i]) == 0) {
+            *out = (report_format_t)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *report_format_name(report_format_t f)
+{
+    return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : "?";
+}
+
+char *report_group_digits(uint64_t v, char *buf, size_t len)
+{
+    char digits[24];
+    int nd = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    size_t out_len = (size_t)nd + (size_t)(nd - 1) / 3;
+    if (len == 0)
+        return buf;
+    if (out_len + 1 > len) {
+        /* Too small a buffer: leave it empty rather than truncated. */
+        buf[0] = '\0';
+        return buf;
+    }
+    size_t o = 0;
+    for (int i = 0; i < nd; i++) {
+        if (i > 0 && (nd - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+const char *report_kern_isa(int isa)
+{
+    switch (isa) {
+    case KERN_ISA_X86_64:
+        return "x86_64";
+    case KERN_ISA_ARM64:
+        return "arm64";
+    case KERN_ISA_ANY:
+        return "any";
+    default:
+        return "?";
+    }
+}
+
+const char *report_machine_isa(cfg_isa_t isa)
+{
+    switch (isa) {
+    case CFG_ISA_X86_64:
+        return "x86_64";
+    case CFG_ISA_ARM64:
+        return "arm64";
+    default:
+        return "?";
+    }
+}
+
+static const char *str_or_unknown(const char *s)
+{
+    return s ? s : "?";
+}
+
+/* ------------------------------------------------------------------------ */
+/* collection                                                                */
+
+static report_field_t *add_field(report_row_t *row, const char *a, const char *b, const char *c)
+{
+    if (row->n >= REPORT_FIELDS_MAX)
+        return NULL;
+    report_field_t *f = &row->f[row->n++];
+    memset(f, 0, sizeof *f);
+    f->path[0] = a;
+    f->path[1] = b;
+    f->path[2] = c;
+    f->depth = c ? 3 : b ? 2 : 1;
+    return f;
+}
+
+#define ADD_OR_FAIL(f, a, b, c)                                                                    \
+    do {                                                                                           \
+        (f) = add_field(row, (a), (b), (c));                                                       \
+        if (!(f)) {                                                                                \
+            set_err(err, errlen, "report: more than %d fields", REPORT_FIELDS_MAX);                \
+            return -1;                                                                             \
+        }                                                                                          \
+    } while (0)
+
+static int add_str(report_row_t *row, const char *key, const char *v, char *err, size_t errlen)
+{
+    report_field_t *f;
+    ADD_OR_FAIL(f, key, NULL, NULL);
+    f->kind = REPORT_V_STR;
+    f->s = str_or_unknown(v);
+    return 0;
+}
+
+static int add_u64(report_row_t *row, const char *a, const char *b, const char *c, uint64_t v,
+                   char *err, size_t errlen)
+{
+    report_field_t *f;
+    ADD_OR_FAIL(f, a, b, c);
+    f->kind = REPORT_V_U64;
+    f->u = v;
+    return 0;
+}
+
+static int add_double(report_row_t *row, const char *key, double v, char *err, size_t errlen)
+{
+    report_field_t *f;
+    ADD_OR_FAIL(f, key, NULL, NULL);
+    f->kind = isfinite(v) ? REPORT_V_DOUBLE : REPORT_V_NULL;
+    f->d = v;
+    return 0;
+}
+
+static int add_bool(report_row_t *row, const char *key, bool v, char *err, size_t errlen)
+{
+    report_field_t *f;
+    ADD_OR_FAIL(f, key, NULL, NULL);
+    f->kind = REPORT_V_BOOL;
+    f->b = v;
+    return 0;
+}
+
+static bool is_std_counter(const char *name)
+{
+    for (const char *const *p = run_std_counters; *p; p++)
+        if (strcmp(*p, name) == 0)
+            return true;
+    return false;
+}
+
+static int add_counter(report_row_t *row, const run_counter_t *c, const char *name, char *err,
+                       size_t errlen)
+{
+    report_field_t *f;
+    ADD_OR_FAIL(f, "counters", name, NULL);
+    if (c && c->supported) {
+        f->kind = REPORT_V_U64;
+        f->u = c->value;
+    } else {
+        f->kind = REPORT_V_NULL;
+    }
+    return 0;
+}
+
+static const run_counter_t *find_counter(const run_result_t *r, const char *name)
+{
+    for (uint32_t i = 0; i < r->n_counters; i++)
+        if (strcmp(r->counters[i].name, name) == 0)
+            return &r->counters[i];
+    return NULL;
+}
+
+int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t errlen)
+{
+    const wl_spec_t *s = &r->spec;
+    row->n = 0;
+
+    if (r->n_counters > RUN_COUNTERS_MAX) {
+        set_err(err, errlen, "report: result has %" PRIu32 " counters (at most %d)", r->n_counters,
+                RUN_COUNTERS_MAX);
+        return -1;
+    }
+    if (memchr(r->machine, '\0', sizeof r->machine) == NULL ||
+        memchr(s->function, '\0', sizeof s->function) == NULL) {
+        set_err(err, errlen, "report: machine or function name is not terminated");
+        return -1;
+    }
+
+    /* inputs */
+    if (add_str(row, "machine", r->machine, err, errlen) ||
+        add_str(row, "workload", wl_kind_name(s->kind), err, errlen) ||
+        add_str(row, "function", s->function, err, errlen) ||
+        add_str(row, "caller", wl_caller_name(s->caller), err, errlen) ||
+        add_str(row, "fault", wl_fault_name(s->fault), err, errlen) ||
+        add_str(row, "preempt", caller_preempt_name(s->preempt), err, errlen) ||
+        add_u64(row, "page_bytes", NULL, NULL, s->page_bytes, err, errlen) ||
+        add_u64(row, "size_bytes", NULL, NULL, s->size_bytes, err, errlen) ||
+        add_u64(row, "chunk_bytes", NULL, NULL, s->chunk_bytes, err, errlen) ||
+        add_u64(row, "extent_cap_bytes", NULL, NULL, s->extent_cap_bytes, err, errlen) ||
+        add_u64(row, "loops", NULL, NULL, s->loops, err, errlen) ||
+        add_u64(row, "fill", NULL, NULL, s->fill, err, errlen))
+        return -1;
+
+    /* results */
+    if (add_u64(row, "bytes", NULL, NULL, r->bytes, err, errlen) ||
+        add_u64(row, "cycles", NULL, NULL, r->cycles, err, errlen) ||
+        add_double(row, "seconds", r->seconds, err, errlen) ||
+        add_double(row, "bytes_per_sec", r->bytes_per_sec, err, errlen) ||
+        add_bool(row, "extrapolated", r->extrapolated, err, errlen) ||
+        add_double(row, "error_bound", r->error_bound, err, errlen))
+        return -1;
+
+    /* counters: the standard set in order, then any other mapped event */
+    for (const char *const *p = run_std_counters; *p; p++)
+        if (add_counter(row, find_counter(r, *p), *p, err, errlen))
+            return -1;
+    for (uint32_t i = 0; i < r->n_counters; i++) {
+        const run_counter_t *c = &r->counters[i];
+        if (memchr(c->name, '\0', sizeof c->name) == NULL || c->name[0] == '\0') {
+            set_err(err, errlen, "report: counter %" PRIu32 " has no name", i);
+            return -1;
+        }
+        if (is_std_counter(c->name) || find_counter(r, c->name) != c)
+            continue; /* printed already (standard, or a duplicate name) */
+        if (add_counter(row, c, c->name, err, errlen))
+            return -1;
+    }
+
+    /* traffic */
+    static const struct {
+        const char *level;
+        stats_event_t hits, misses, writebacks;
+    } levels[] = {
+        {"l1", ST_L1_HITS, ST_L1_MISSES, ST_L1_WRITEBACKS},
+        {"l2", ST_L2_HITS, ST_L2_MISSES, ST_L2_WRITEBACKS},
+        {"l3", ST_L3_HITS, ST_L3_MISSES, ST_L3_WRITEBACKS},
+    };
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+        if (add_u64(row, "traffic", levels[i].level, "hits", r->stats.count[levels[i].hits], err,
+                    errlen) ||
+            add_u64(row, "traffic", levels[i].level, "misses", r->stats.count[levels[i].misses],
+                    err, errlen) ||
+            add_u64(row, "traffic", levels[i].level, "writebacks",
+                    r->stats.count[levels[i].writebacks], err, errlen))
+            return -1;
+    }
+    if (add_u64(row, "traffic", "dram_read_bytes", NULL, r->stats.bytes[ST_DRAM_READS], err,
+                errlen) ||
+        add_u64(row, "traffic", "dram_write_bytes", NULL, r->stats.bytes[ST_DRAM_WRITES], err,
+                errlen))
+        return -1;
+    return 0;
+}
+
+static bool path_eq(const char *x, const char *y)
+{
+    if (!x || !y)
+        return x == y;
+    return strcmp(x, y) == 0;
+}
+
+const report_field_t *report_row_find(const report_row_t *row, const char *a, const char *b,
+                                      const char *c)
+{
+    for (size_t i = 0; i < row->n; i++) {
+        const report_field_t *f = &row->f[i];
+        if (path_eq(f->path[0], a) && path_eq(f->path[1], b) && path_eq(f->path[2], c))
+            return f;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* json                                                                      */
+
+/* A json value for a field, or NULL with a reason. */
+static json_t *field_json(const report_field_t *f, char *err, size_t errlen)
+{
+    switch (f->kind) {
+    case REPORT_V_NULL:
+        return json_null();
+    case REPORT_V_STR:
+        return json_string(f->s);
+    case REPORT_V_BOOL:
+        return json_boolean(f->b);
+    case REPORT_V_DOUBLE:
+        return json_real(f->d);
+    case REPORT_V_U64:
+        if (f->u > (uint64_t)INT64_MAX) {
+            set_err(err, errlen, "report: %s%s%s%s%s = %" PRIu64 " does not fit a JSON integer",
+                    f->path[0], f->path[1] ? "." : "", f->path[1] ? f->path[1] : "",
+                    f->path[2] ? "." : "", f->path[2] ? f->path[2] : "", f->u);
+            return NULL;
+        }
+        return json_integer((json_int_t)f->u);
+    }
+    set_err(err, errlen, "report: field of unknown kind");
+    return NULL;
+}
+
+void *report_run_json(const run_result_t *r, char *err, size_t errlen)
+{
+    report_row_t *row = malloc(sizeof *row);
+    if (!row) {
+        set_err(err, errlen, "report: out of memory");
+        return NULL;
+    }
+    if (report_collect(r, row, err, errlen) != 0) {
+        free(row);
+        return NULL;
+    }
+    json_t *root = json_object();
+    if (!root)
+        goto oom;
+    for (size_t i = 0; i < row->n; i++) {
+        const report_field_t *f = &row->f[i];
+        json_t *parent = root;
+        for (unsigned d = 0; d + 1 < f->depth; d++) {
+            json_t *child = json_object_get(parent, f->path[d]);
+            if (!child) {
+                child = json_object();
+                if (!child || json_object_set_new(parent, f->path[d], child) != 0)
+                    goto oom;
+            } else if (!json_is_object(child)) {
+                set_err(err, errlen, "report: json key '%s' is both a value and an object",
+                        f->path[d]);
+                goto fail;
+            }
+            parent = child;
+        }
+        json_t *v = field_json(f, err, errlen);
+        if (!v)
+            goto fail;
+        if (json_object_set_new(parent, f->path[f->depth - 1], v) != 0)
+            goto oom;
+    }
+    free(row);
+    return root;
+oom:
+    set_err(err, errlen, "report: out of memory building json");
+fail:
+    json_decref(root);
+    free(row);
+    return NULL;
+}
+
+static int dump_json(FILE *out, json_t *root, char *err, size_t errlen)
+{
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    if (rc != 0 || fputc('\n', out) == EOF) {
+        set_err(err, errlen, "report: cannot write json output");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* csv                                                                       */
+
+static void csv_string(FILE *out, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_value(FILE *out, const report_field_t *f)
+{
+    switch (f->kind) {
+    case REPORT_V_NULL:
+        break;
+    case REPORT_V_STR:
+        csv_string(out, f->s);
+        break;
+    case REPORT_V_BOOL:
+        fputs(f->b ? "true" : "false", out);
+        break;
+    case REPORT_V_DOUBLE:
+        fprintf(out, "%.17g", f->d);
+        break;
+    case REPORT_V_U64:
+        fprintf(out, "%" PRIu64, f->u);
+        break;
+    }
+}
+
+static int csv_print(FILE *out, const run_result_t *r, bool header, bool values, char *err,
+                     size_t errlen)
+{
+    report_row_t *row = malloc(sizeof *row);
+    if (!row) {
+        set_err(err, errlen, "report: out of memory");
+        return -1;
+    }
+    if (report_collect(r, row, err, errlen) != 0) {
+        free(row);
+        return -1;
+    }
+    if (header) {
+        for (size_t i = 0; i < row->n; i++) {
+            char name[3 * CFG_NAME_MAX + 8];
+            const report_field_t *f = &row->f[i];
+            snprintf(name, sizeof name, "%s%s%s%s%s", f->path[0], f->path[1] ? "." : "",
+                     f->path[1] ? f->path[1] : "", f->path[2] ? "." : "",
+                     f->path[2] ? f->path[2] : "");
+            if (i > 0)
+                fputc(',', out);
+            csv_string(out, name);
+        }
+        fputc('\n', out);
+    }
+    if (values) {
+        for (size_t i = 0; i < row->n; i++) {
+            if (i > 0)
+                fputc(',', out);
+            csv_value(out, &row->f[i]);
+        }
+        fputc('\n', out);
+    }
+    free(row);
+    if (ferror(out)) {
+        set_err(err, errlen, "report: cannot write csv output");
+        return -1;
+    }
+    return 0;
+}
+
+int report_csv_header(FILE *out, const run_result_t *r, char *err, size_t errlen)
+{
+    return csv_print(out, r, true, false, err, errlen);
+}
+
+int report_csv_row(FILE *out, const run_result_t *r, char *err, size_t errlen)
+{
+    return csv_print(out, r, false, true, err, errlen);
+}
+
+/* ------------------------------------------------------------------------ */
+/* text                                                                      */
+
+#define TEXT_VALUE_WIDTH 18
+
+/* A counter value as text: grouped digits or "<not supported>". */
+static const char *text_count(const report_field_t *f, char *buf, size_t len)
+{
+    if (!f || f->kind != REPORT_V_U64)
+        return "<not supported>";
+    return report_group_digits(f->u, buf, len);
+}
+
+static const report_field_t *top(const report_row_t *row, const char *key)
+{
+    return report_row_find(row, key, NULL, NULL);
+}
+
+static uint64_t top_u64(const report_row_t *row, const char *key)
+{
+    const report_field_t *f = top(row, key);
+    return f && f->kind == REPORT_V_U64 ? f->u : 0;
+}
+
+static const char *top_str(const report_row_t *row, const char *key)
+{
+    const report_field_t *f = top(row, key);
+    return f && f->kind == REPORT_V_STR ? f->s : "?";
+}
+
+/* Both counters supported? Then a ratio, or "-" with a zero denominator. */
+static bool counter_ratio(const report_row_t *row, const char *num, const char *den, double scale,
+                          const char *fmt, char *buf, size_t len)
+{
+    const report_field_t *n = report_row_find(row, "counters", num, NULL);
+    const report_field_t *d = report_row_find(row, "counters", den, NULL);
+    if (!n || !d || n->kind != REPORT_V_U64 || d->kind != REPORT_V_U64)
+        return false;
+    if (d->u == 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, fmt, scale * (double)n->u / (double)d->u);
+    return true;
+}
+
+static void text_counter_line(FILE *out, const report_row_t *row, const report_field_t *f)
+{
+    char num[32], ratio[48], comment[96] = "";
+    const char *name = f->path[1];
+    if (strcmp(name, "instructions") == 0 &&
+        counter_ratio(row, "instructions", "cycles", 1.0, "%.2f", ratio, sizeof ratio))
+        snprintf(comment, sizeof comment, "#  %8s  insn per cycle", ratio);
+    else if (strcmp(name, "L1-dcache-load-misses") == 0 &&
+             counter_ratio(row, "L1-dcache-load-misses", "L1-dcache-loads", 100.0, "%.2f%%", ratio,
+                           sizeof ratio))
+        snprintf(comment, sizeof comment, "#  %8s  of all L1-dcache accesses", ratio);
+    else if (strcmp(name, "LLC-load-misses") == 0 &&
+             counter_ratio(row, "LLC-load-misses", "LLC-loads", 100.0, "%.2f%%", ratio,
+                           sizeof ratio))
+        snprintf(comment, sizeof comment, "#  %8s  of all LL-cache accesses", ratio);
+    if (comment[0])
+        fprintf(out, "%*s      %-26s%s\n", TEXT_VALUE_WIDTH, text_count(f, num, sizeof num), name,
+                comment);
+    else
+        fprintf(out, "%*s      %s\n", TEXT_VALUE_WIDTH, text_count(f, num, sizeof num), name);
+}
+
+static void text_size(uint64_t bytes, char *buf, size_t len)
+{
+    unit_format_size(bytes, buf, len);
+}
+
+static int text_print(FILE *out, const run_result_t *r, char *err, size_t errlen)
+{
+    report_row_t *row = malloc(sizeof *row);
+    if (!row) {
+        set_err(err, errlen, "report: out of memory");
+        return -1;
+    }
+    if (report_collect(r, row, err, errlen) != 0) {
+        free(row);
+        return -1;
+    }
+    char a[64], b[64], c[64];
+    const char *workload = top_str(row, "workload");
+    const char *function = top_str(row, "function");
+    const kern_info_t *k = kern_find(function);
+
+    fprintf(out, "# Running 'mem/%s' benchmark:\n", workload);
+    if (k && k->description)
+        fprintf(out, "# function '%s' (%s)\n", function, k->description);
+    else
+        fprintf(out, "# function '%s'\n", function);
+    fprintf(out, "# machine '%s' (simulated)\n", top_str(row, "machine"));
+    text_size(top_u64(row, "size_bytes"), a, sizeof a);
+    uint64_t loops = top_u64(row, "loops");
+    if (r->spec.kind == WL_MMAP) {
+        text_size(top_u64(row, "page_bytes"), b, sizeof b);
+        text_size(top_u64(row, "extent_cap_bytes"), c, sizeof c);
+        fprintf(out, "# Mapping %s bytes in %s pages, %s faults, %" PRIu64 " loop%s ...\n", a, b,
+                top_str(row, "fault"), loops, loops == 1 ? "" : "s");
+        fprintf(out, "# caller '%s', preempt '%s', extent cap %s\n", top_str(row, "caller"),
+                top_str(row, "preempt"), c);
+    } else {
+        uint64_t chunk = top_u64(row, "chunk_bytes");
+        if (chunk == 0)
+            snprintf(b, sizeof b, "one call");
+        else
+            text_size(chunk, b, sizeof b);
+        fprintf(out, "# Clearing %s bytes in %s%s, %" PRIu64 " loop%s, fill 0x%02" PRIx64 " ...\n",
+                a, b, chunk == 0 ? "" : " chunks", loops, loops == 1 ? "" : "s",
+                top_u64(row, "fill"));
+        fprintf(out, "# caller '%s'\n", top_str(row, "caller"));
+    }
+    const report_field_t *eb = top(row, "error_bound");
+    if (r->extrapolated) {
+        if (eb && eb->kind == REPORT_V_DOUBLE)
+            fprintf(out, "# extrapolated from a steady state (error bound %.3g%%)\n",
+                    eb->d * 100.0);
+        else
+            fprintf(out, "# extrapolated from a steady state (error bound -)\n");
+    } else {
+        fprintf(out, "# simulated exactly (no extrapolation)\n");
+    }
+    fputc('\n', out);
+
+    const report_field_t *bps = top(row, "bytes_per_sec");
+    if (bps && bps->kind == REPORT_V_DOUBLE) {
+        fprintf(out, "%15f GB/sec  (GB = 2^30 bytes)\n", bps->d / 1073741824.0);
+        fprintf(out, "%15.0f bytes/sec\n", bps->d);
+    } else {
+        fprintf(out, "%15s GB/sec\n%15s bytes/sec\n", "-", "-");
+    }
+
+    fprintf(out, "\n Performance counter stats (simulated, '%s'):\n\n", top_str(row, "machine"));
+    for (size_t i = 0; i < row->n; i++)
+        if (strcmp(row->f[i].path[0], "counters") == 0)
+            text_counter_line(out, row, &row->f[i]);
+    fputc('\n', out);
+
+    const report_field_t *sec = top(row, "seconds");
+    uint64_t cycles = top_u64(row, "cycles");
+    if (sec && sec->kind == REPORT_V_DOUBLE) {
+        if (sec->d > 0)
+            snprintf(c, sizeof c, "%.3f", (double)cycles / sec->d / 1e9);
+        else
+            snprintf(c, sizeof c, "-");
+        fprintf(out, "%*.9f      seconds simulated\n", TEXT_VALUE_WIDTH, sec->d);
+    } else {
+        snprintf(c, sizeof c, "-");
+        fprintf(out, "%*s      seconds simulated\n", TEXT_VALUE_WIDTH, "-");
+    }
+    fprintf(out, "%*s      %-26s#  %8s GHz\n", TEXT_VALUE_WIDTH,
+            report_group_digits(cycles, a, sizeof a), "model cycles", c);
+    fprintf(out, "%*s      bytes cleared\n", TEXT_VALUE_WIDTH,
+            report_group_digits(top_u64(row, "bytes"), a, sizeof a));
+
+    fprintf(out, "\n Traffic (simulated; lines, DRAM in bytes):\n\n");
+    fprintf(out, "        %*s  %*s  %*s\n", TEXT_VALUE_WIDTH, "hits", TEXT_VALUE_WIDTH, "misses",
+            TEXT_VALUE_WIDTH, "writebacks");
+    static const char *const lv[] = {"l1", "l2", "l3"};
+    static const char *const lv_upper[] = {"L1", "L2", "L3"};
+    for (size_t i = 0; i < 3; i++) {
+        const report_field_t *h = report_row_find(row, "traffic", lv[i], "hits");
+        const report_field_t *m = report_row_find(row, "traffic", lv[i], "misses");
+        const report_field_t *w = report_row_find(row, "traffic", lv[i], "writebacks");
+        fprintf(out, "  %-4s  %*s  %*s  %*s\n", lv_upper[i], TEXT_VALUE_WIDTH,
+                text_count(h, a, sizeof a), TEXT_VALUE_WIDTH, text_count(m, b, sizeof b),
+                TEXT_VALUE_WIDTH, text_count(w, c, sizeof c));
+    }
+    fprintf(out, "  DRAM  %*s  bytes read\n", TEXT_VALUE_WIDTH,
+            text_count(report_row_find(row, "traffic", "dram_read_bytes", NULL), a, sizeof a));
+    fprintf(out, "  DRAM  %*s  bytes written\n", TEXT_VALUE_WIDTH,
+            text_count(report_row_find(row, "traffic", "dram_write_bytes", NULL), a, sizeof a));
+    free(row);
+    if (ferror(out)) {
+        set_err(err, errlen, "report: cannot write output");
+        return -1;
+    }
+    return 0;
+}
+
+int report_run(FILE *out, report_format_t fmt, const run_result_t *r, char *err, size_t errlen)
+{
+    switch (fmt) {
+    case REPORT_FMT_TEXT:
+        return text_print(out, r, err, errlen);
+    case REPORT_FMT_CSV:
+        return csv_print(out, r, true, true, err, errlen);
+    case REPORT_FMT_JSON: {
+        json_t *root = report_run_json(r, err, errlen);
+        if (!root)
+            return -1;
+        int rc = dump_json(out, root, err, errlen);
+        json_decref(root);
+        return rc;
+    }
+    }
+    set_err(err, errlen, "report: unknown format %d", (int)fmt);
+    return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* functions                                                                 */
+
+#define NEEDS_MAX 16
+
+int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
+{
+    const kern_info_t *table = kern_table();
+    if (fmt == REPORT_FMT_JSON) {
+        json_t *root = json_object();
+        json_t *list = json_array();
+        if (!root || !list || json_object_set_new(root, "functions", list) != 0) {
+            json_decref(root);
+            set_err(err, errlen, "report: out of memory building json");
+            return -1;
+        }
+        for (const kern_info_t *k = table; k && k->name; k++) {
+            const char *names[NEEDS_MAX];
+            size_t n = kern_needs_names(k, names, NEEDS_MAX);
+            json_t *o = json_object();
+            json_t *needs = json_array();
+            int bad = !o || !needs;
+            for (size_t i = 0; !bad && i < n && i < NEEDS_MAX; i++)
+                bad |= json_array_append_new(needs, json_string(names[i]));
+            if (!bad) {
+                bad |= json_object_set_new(o, "name", json_string(k->name));
+                bad |= json_object_set_new(o, "isa", json_string(report_kern_isa(k->isa)));
+                bad |= json_object_set_new(o, "needs", needs);
+                needs = NULL;
+                bad |= json_object_set_new(o, "granule_bytes", json_integer(k->granule_bytes));
+                bad |= json_object_set_new(o, "description",
+                                           json_string(str_or_unknown(k->description)));
+                bad |= json_array_append_new(list, o);
+                o = NULL;
+            }
+            if (bad) {
+                json_decref(o);
+                json_decref(needs);
+                json_decref(root);
+                set_err(err, errlen, "report: cannot build json for kernel '%s'", k->name);
+                return -1;
+            }
+        }
+        int rc = dump_json(out, root, err, errlen);
+        json_decref(root);
+        return rc;
+    }
+    if (fmt != REPORT_FMT_TEXT) {
+        set_err(err, errlen, "functions: format '%s' is not supported; use text or json",
+                report_format_name(fmt));
+        return -1;
+    }
+    fprintf(out, "%-14s %-7s %-18s %s\n", "NAME", "ISA", "NEEDS", "DESCRIPTION");
+    for (const kern_info_t *k = table; k && k->name; k++) {
+        const char *names[NEEDS_MAX];
+        size_t n = kern_needs_names(k, names, NEEDS_MAX);
+        char needs[128] = "-";
+        size_t o = 0;
+        for (size_t i = 0; i < n && i < NEEDS_MAX; i++) {
+            int w = snprintf(needs + o, sizeof needs - o, "%s%s", i ? "," : "", names[i]);
+            if (w < 0 || (size_t)w >= sizeof needs - o)
+                break;
+            o += (size_t)w;
+        }
+        fprintf(out, "%-14s %-7s %-18s %s\n", k->name, report_kern_isa(k->isa), needs,
+                str_or_unknown(k->description));
+    }
+    if (ferror(out)) {
+        set_err(err, errlen, "report: cannot write output");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* machines                                                                  */
+
+int report_machines(FILE *out, report_format_t fmt, const cfg_machine_t *const *ms, size_t n,
+                    char *err, size_t errlen)
+{
+    if (fmt == REPORT_FMT_JSON) {
+        json_t *root = json_object();
+        json_t *list = json_array();
+        if (!root || !list || json_object_set_new(root, "machines", list) != 0) {
+            json_decref(root);
+            set_err(err, errlen, "report: out of memory building json");
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const cfg_machine_t *m = ms[i];
+            json_t *o = json_object();
+            int bad = !o;
+            if (!bad) {
+                bad |= json_object_set_new(o, "name", json_string(m->name));
+                bad |= json_object_set_new(o, "isa", json_string(report_machine_isa(m->isa)));
+                bad |= json_object_set_new(o, "vendor", json_string(m->vendor));
+                bad |= json_object_set_new(o, "model_name", json_string(m->model_name));
+                bad |= json_object_set_new(o, "description", json_string(m->description));
+                bad |= json_object_set_new(o, "freq_ghz", json_real(m->freq_ghz));
+                bad |= json_object_set_new(o, "path", json_string(m->path));
+                bad |= json_array_append_new(list, o);
+            }
+            if (bad) {
+                json_decref(root);
+                set_err(err, errlen, "report: cannot build json for machine '%s'", m->name);
+                return -1;
+            }
+        }
+        int rc = dump_json(out, root, err, errlen);
+        json_decref(root);
+        return rc;
+    }
+    if (fmt != REPORT_FMT_TEXT) {
+        set_err(err, errlen, "machines: format '%s' is not supported; use text or json",
+                report_format_name(fmt));
+        return -1;
+    }
+    fprintf(out, "%-24s %-7s %-40s %s\n", "NAME", "ISA", "MODEL", "DESCRIPTION");
+    for (size_t i = 0; i < n; i++) {
+        const cfg_machine_t *m = ms[i];
+        fprintf(out, "%-24s %-7s %-40s %s\n", m->name, report_machine_isa(m->isa),
+                m->model_name[0] ? m->model_name : "-", m->description[0] ? m->description : "-");
+    }
+    if (ferror(out)) {
+        set_err(err, errlen, "report: cannot write output");
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,111 @@
+/*
+ * trace.c - op sink with optional coalescing of contiguous stores.
+ *
+ * Notes
+ *  - Only TRACE_STORE, TRACE_STORE_NT and TRACE_LOAD ops coalesce, and only
+ *    with an op of the same kind, width and fill that starts where the
+ *    pending one ends. TRACE_INSNS ops merge with each other.
+ *  - Coalescing never reorders memory ops; TRACE_INSNS that follow a pending
+ *    store/load run are folded into its `insns` (see trace.h).
+ */
+#include "sim/trace.h"
+
+#include <stdlib.h>
+
+struct trace {
+    trace_sink_fn sink;
+    void *ctx;
+    bool coalesce;
+    bool have_pending;
+    int error;
+    trace_op_t pending;
+};
+
+trace_t *trace_create(trace_sink_fn sink, void *ctx, bool coalesce)
+{
+    trace_t *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    t->sink = sink;
+    t->ctx = ctx;
+    t->coalesce = coalesce;
+    return t;
+}
+
+void trace_destroy(trace_t *t)
+{
+    free(t);
+}
+
+static void deliver(trace_t *t, const trace_op_t *op)
+{
+    if (t->error)
+        return;
+    int rc = t->sink(t->ctx, op);
+    if (rc)
+        t->error = rc;
+}
+
+void trace_flush(trace_t *t)
+{
+    if (t->have_pending) {
+        t->have_pending = false;
+        deliver(t, &t->pending);
+    }
+}
+
+static bool mergeable(const trace_op_t *p, const trace_op_t *op)
+{
+    if (p->kind != op->kind || p->flags != op->flags)
+        return false;
+    if (op->kind == TRACE_INSNS)
+        return true;
+    if (op->kind != TRACE_STORE && op->kind != TRACE_STORE_NT && op->kind != TRACE_LOAD)
+        return false;
+    return p->width == op->width && p->fill == op->fill && p->addr + p->bytes == op->addr;
+}
+
+void trace_emit(trace_t *t, const trace_op_t *op)
+{
+    if (!t->coalesce) {
+        deliver(t, op);
+        return;
+    }
+    if (op->kind == TRACE_INSNS && t->have_pending &&
+        (t->pending.kind == TRACE_STORE || t->pending.kind == TRACE_STORE_NT ||
+         t->pending.kind == TRACE_LOAD) &&
+        t->pending.insns < (UINT32_MAX >> 1)) {
+        t->pending.insns += op->count;
+        return;
+    }
+    if (t->have_pending && mergeable(&t->pending, op)) {
+        t->pending.bytes += op->bytes;
+        t->pending.count += op->count;
+        t->pending.insns += op->insns;
+        /* Keep the count bounded; deliver before it could wrap. */
+        if (t->pending.count >= (UINT32_MAX >> 1))
+            trace_flush(t);
+        return;
+    }
+    trace_flush(t);
+    t->pending = *op;
+    t->have_pending = true;
+}
+
+int trace_error(const trace_t *t)
+{
+    return t->error;
+}
+
+const char *trace_kind_name(trace_kind_t k)
+{
+    static const char *const names[TRACE_KIND_COUNT] = {
+        [TRACE_STORE] = "store",         [TRACE_STORE_NT] = "store_nt",
+        [TRACE_LINE_ZERO] = "line_zero", [TRACE_STRING] = "string",
+        [TRACE_FENCE] = "fence",         [TRACE_LOAD] = "load",
+        [TRACE_INSNS] = "insns",         [TRACE_CALL_BEGIN] = "call_begin",
+        [TRACE_CALL_END] = "call_end",   [TRACE_RESCHED] = "resched",
+        [TRACE_FAULT] = "fault",
+    };
+    return (unsigned)k < TRACE_KIND_COUNT ? names[k] : "?";
+}

@@ -1,0 +1,77 @@
+/*
+ * trace.h - the operation vocabulary that kernels emit in trace mode.
+ *
+ * Notes
+ *  - A kernel compiled in trace mode (kernels/kmode.h) never touches memory.
+ *    Every instruction that matters to the memory model becomes one trace_op_t.
+ *  - Addresses are simulated byte addresses (uint64_t); they are never
+ *    dereferenced.
+ *  - Consecutive stores of one kind and width to contiguous addresses may be
+ *    coalesced into one op with `count` instructions and `bytes` total bytes.
+ *    The model assembles lines itself, so its results do not depend on
+ *    whether the sink coalesces (tests check this).
+ *  - With coalescing, TRACE_INSNS ops that arrive while a store or load run
+ *    is pending are folded into that run's `insns` field instead of being
+ *    delivered on their own, so loop control between stores does not break a
+ *    run. Without coalescing every op is delivered as emitted (insns = 0).
+ *  - Units: `bytes` is bytes, `count` and `insns` are instructions.
+ */
+#ifndef CLEARSIM_TRACE_H
+#define CLEARSIM_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum trace_kind {
+    TRACE_STORE = 0,  /* temporal store(s): addr, bytes, width, count, fill */
+    TRACE_STORE_NT,   /* non-temporal store(s) (MOVNTI, VMOVNTDQ, STNP) */
+    TRACE_LINE_ZERO,  /* whole-block zeroing (CLZERO, DC ZVA): addr, bytes = block */
+    TRACE_STRING,     /* string op (rep stos*, MOPS SET*): addr, bytes = total length,
+                       * width = element size (1 stosb, 8 stosq, 1 mops), fill,
+                       * flags TRACE_F_NT for the non-temporal MOPS forms */
+    TRACE_FENCE,      /* sfence / dmb: waits until write-combining buffers drain */
+    TRACE_LOAD,       /* load(s): addr, bytes, width, count */
+    TRACE_INSNS,      /* `count` other instructions (loop control, setup) */
+    TRACE_CALL_BEGIN, /* a kernel call starts: addr, bytes = length */
+    TRACE_CALL_END,   /* the kernel call returns */
+    TRACE_RESCHED,    /* cond_resched() point between extents */
+    TRACE_FAULT,      /* a page fault: addr = faulting address, bytes = page size,
+                       * flags TRACE_F_POPULATE when taken by MAP_POPULATE */
+    TRACE_KIND_COUNT
+} trace_kind_t;
+
+enum {
+    TRACE_F_NT = 1u << 0,       /* non-temporal string op (MOPS SETPN/SETMN/SETEN) */
+    TRACE_F_POPULATE = 1u << 1, /* fault taken while populating, not on access */
+};
+
+typedef struct trace_op {
+    uint64_t addr;  /* simulated address, bytes */
+    uint64_t bytes; /* total bytes covered (or page size for faults) */
+    uint32_t count; /* instructions this op stands for */
+    uint32_t insns; /* other instructions (loop control) issued along with this run */
+    uint16_t width; /* bytes per instruction (store width or string element) */
+    uint8_t kind;   /* trace_kind_t */
+    uint8_t fill;   /* byte value written (stores, strings) */
+    uint32_t flags; /* TRACE_F_* */
+} trace_op_t;
+
+/* A sink receives ops in program order. Return 0 to continue, non-zero to stop
+ * (the trace then ignores further ops and trace_error() reports the code). */
+typedef int (*trace_sink_fn)(void *ctx, const trace_op_t *op);
+
+typedef struct trace trace_t;
+
+trace_t *trace_create(trace_sink_fn sink, void *ctx, bool coalesce);
+void trace_destroy(trace_t *t);
+
+/* Emit one op (coalescing where allowed). */
+void trace_emit(trace_t *t, const trace_op_t *op);
+/* Hand any pending coalesced op to the sink. */
+void trace_flush(trace_t *t);
+/* First non-zero code a sink returned, or 0. */
+int trace_error(const trace_t *t);
+
+const char *trace_kind_name(trace_kind_t k);
+
+#endif

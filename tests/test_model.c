@@ -1,0 +1,489 @@
+/*
+ * test_model.c - the timing model's mechanisms on a tiny machine
+ * (tests/tiny_machine.h), each against a hand-computed expectation.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "models/model.h"
+#include "models/prefetch.h"
+#include "models/string_op.h"
+#include "tests/tiny_machine.h"
+
+#define BASE 0x100000000ull
+
+static model_t *mk(const cfg_machine_t *m)
+{
+    char err[256] = "";
+    model_t *md = model_create(m, 1, err, sizeof(err));
+    if (!md)
+        fail_msg("model_create: %s", err);
+    return md;
+}
+
+static void op(model_t *md, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count,
+               uint16_t width, uint8_t fill, uint32_t flags)
+{
+    trace_op_t o = {.addr = addr,
+                    .bytes = bytes,
+                    .count = count,
+                    .width = width,
+                    .kind = (uint8_t)kind,
+                    .fill = fill,
+                    .flags = flags};
+    model_op(md, &o);
+}
+
+/* n full lines of 8-byte stores of the given kind, one op per store. */
+static void lines(model_t *md, trace_kind_t kind, uint64_t addr, uint32_t n)
+{
+    for (uint32_t l = 0; l < n; l++)
+        for (uint32_t s = 0; s < 8; s++)
+            op(md, kind, addr + l * 64ull + s * 8, 8, 1, 8, 0, 0);
+}
+
+static stats_t finish(model_t *md)
+{
+    stats_t st;
+    model_drain(md);
+    model_stats(md, &st);
+    return st;
+}
+
+/* Write-allocate: every cold line is read for ownership, and each dirty line
+ * pushed out of the 4-line L1 is written back to L2. */
+static void test_rfo_count(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    model_t *md = mk(&m);
+    lines(md, TRACE_STORE, BASE, 16);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_RFO], 16);
+    assert_int_equal(st.count[ST_L1_FILLS_RFO], 16);
+    assert_int_equal(st.count[ST_DRAM_READS], 16);
+    assert_int_equal(st.bytes[ST_DRAM_READS], 16 * 64);
+    assert_int_equal(st.count[ST_L1_WRITEBACKS], 12); /* 16 lines through 4 ways */
+    assert_int_equal(st.count[ST_DRAM_WRITES], 0);    /* all still in L2 (16 lines) */
+    assert_int_equal(st.count[ST_STORES], 128);
+    model_destroy(md);
+}
+
+/* Coalesced and per-instruction traces give the same result. */
+static void test_coalescing_invariant(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    model_t *a = mk(&m), *b = mk(&m);
+    lines(a, TRACE_STORE, BASE, 32);
+    op(b, TRACE_STORE, BASE, 32 * 64, 256, 8, 0, 0);
+    stats_t sa = finish(a), sb = finish(b);
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        assert_int_equal(sa.count[e], sb.count[e]);
+        assert_int_equal(sa.bytes[e], sb.bytes[e]);
+    }
+    model_destroy(a);
+    model_destroy(b);
+}
+
+/* A full non-temporal line goes to memory without a read; a partial one is
+ * masked (no read) or read-modify-write, as the machine says. */
+static void test_nt_full_line_no_read(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    model_t *md = mk(&m);
+    lines(md, TRACE_STORE_NT, BASE, 4);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_DRAM_READS], 0);
+    assert_int_equal(st.count[ST_DRAM_WRITES], 4);
+    assert_int_equal(st.count[ST_WC_LINES], 4);
+    assert_int_equal(st.count[ST_WC_PARTIAL], 0);
+    assert_int_equal(st.count[ST_RFO], 0);
+    model_destroy(md);
+
+    md = mk(&m); /* masked partial line */
+    op(md, TRACE_STORE_NT, BASE, 8, 1, 8, 0, 0);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_DRAM_READS], 0);
+    assert_int_equal(st.count[ST_WC_PARTIAL], 1);
+    assert_int_equal(st.bytes[ST_DRAM_WRITES], 8);
+    model_destroy(md);
+
+    m.nt_partial = CFG_NT_PARTIAL_RMW;
+    md = mk(&m);
+    op(md, TRACE_STORE_NT, BASE, 8, 1, 8, 0, 0);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_DRAM_READS], 1);
+    model_destroy(md);
+}
+
+/* An NT store to a cached line invalidates the cached copy. */
+static void test_nt_invalidates(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    model_t *md = mk(&m);
+    lines(md, TRACE_STORE, BASE, 1); /* line now dirty in L1 */
+    lines(md, TRACE_STORE_NT, BASE, 1);
+    lines(md, TRACE_STORE, BASE, 1); /* must miss again */
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_L1_MISSES], 2);
+    assert_int_equal(st.count[ST_L1_HITS], 0);
+    model_destroy(md);
+}
+
+/* sfence waits for the WC buffers: 8 NT stores issue by cycle 8, the line is
+ * handed to memory at 8 and acknowledged 50 cycles later; the fence stalls
+ * from 8 to 58. */
+static void test_fence_waits_for_wc(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    model_t *md = mk(&m);
+    lines(md, TRACE_STORE_NT, BASE, 1);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    stats_t st;
+    model_stats(md, &st);
+    assert_int_equal(st.count[ST_FENCE_STALL_CYCLES], 50);
+    assert_int_equal(st.count[ST_CYCLES], 58);
+    model_destroy(md);
+
+    /* With one WC buffer, the second line waits for the first's ack (58),
+     * so the fence after two lines ends at 58 + 50 = 108. */
+    m.wc_buffers = 1;
+    md = mk(&m);
+    lines(md, TRACE_STORE_NT, BASE, 2);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    model_stats(md, &st);
+    assert_int_equal(st.count[ST_CYCLES], 108);
+    model_destroy(md);
+}
+
+/* Victim L3: filled only by L2 evictions, never by memory fills. A
+ * non-inclusive L3 is filled by memory fills too. */
+static void test_victim_l3(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    model_t *md = mk(&m);
+    for (int i = 0; i < 16; i++)
+        op(md, TRACE_LOAD, BASE + 64ull * i, 8, 1, 8, 0, 0);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_L3_FILLS], 0); /* L2 holds all 16 */
+    model_destroy(md);
+
+    md = mk(&m);
+    for (int i = 0; i < 17; i++)
+        op(md, TRACE_LOAD, BASE + 64ull * i, 8, 1, 8, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_L3_FILLS], 1); /* line 0, evicted by line 16 */
+    assert_int_equal(st.count[ST_L2_WRITEBACKS], 0);
+    /* Reading line 0 again hits L3 and moves it back up (exclusive). */
+    op(md, TRACE_LOAD, BASE, 8, 1, 8, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_L3_HITS], 1);
+    model_destroy(md);
+
+    m.l3.incl = CFG_INCL_NINE;
+    md = mk(&m);
+    for (int i = 0; i < 17; i++)
+        op(md, TRACE_LOAD, BASE + 64ull * i, 8, 1, 8, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_L3_FILLS], 17);
+    model_destroy(md);
+}
+
+/* Dirty data leaves the hierarchy: 128 written lines through 16-line L2 and
+ * 64-line victim L3 write 128 - 64 - 16 = 48 lines back to memory. */
+static void test_dirty_writebacks_reach_memory(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    model_t *md = mk(&m);
+    op(md, TRACE_STORE, BASE, 128 * 64, 1024, 8, 0, 0);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_DRAM_READS], 128);
+    assert_int_equal(st.count[ST_DRAM_WRITES], 48);
+    assert_int_equal(st.count[ST_L3_WRITEBACKS], 48);
+    model_destroy(md);
+}
+
+/* Stream prefetcher: trained after 2 accesses, degree 4, distance 8, never
+ * past a 4 KiB boundary unless next_page and the next page is in the same
+ * contiguous block. */
+static void test_prefetch_boundary(void **state)
+{
+    (void)state;
+    cfg_prefetch_t c = {.enabled = true,
+                        .train_lines = 2,
+                        .degree_lines = 4,
+                        .distance_lines = 8,
+                        .boundary_bytes = 4096};
+    pf_t *p = pf_create(&c, 64);
+    uint64_t out[16];
+    uint64_t page = 0x10000;
+    assert_int_equal(pf_access(p, page + 56 * 64, out, 16), 0); /* first access */
+    /* second: trained; lines 58..61 (degree 4, within distance 8) */
+    assert_int_equal(pf_access(p, page + 57 * 64, out, 16), 4);
+    assert_int_equal(out[0], page + 58 * 64);
+    assert_int_equal(out[3], page + 61 * 64);
+    /* third access (58): 62, 63 only - the page ends at line 63 */
+    assert_int_equal(pf_access(p, page + 58 * 64, out, 16), 2);
+    assert_int_equal(out[1], page + 63 * 64);
+    assert_int_equal(pf_access(p, page + 59 * 64, out, 16), 0);
+    pf_destroy(p);
+
+    /* next_page inside a 2 MiB block: the stream runs on into the next page */
+    c.next_page = true;
+    p = pf_create(&c, 64);
+    pf_set_contig(p, 2u << 20);
+    pf_access(p, page + 56 * 64, out, 16);
+    pf_access(p, page + 57 * 64, out, 16);
+    assert_int_equal(pf_access(p, page + 58 * 64, out, 16), 4); /* 62, 63, 64, 65 */
+    assert_int_equal(out[2], page + 64 * 64);
+    /* the demand stream enters the next page: the stream is carried over
+     * (no retraining) and keeps prefetching */
+    pf_access(p, page + 59 * 64, out, 16);
+    pf_access(p, page + 60 * 64, out, 16);
+    pf_access(p, page + 61 * 64, out, 16);
+    pf_access(p, page + 62 * 64, out, 16);
+    pf_access(p, page + 63 * 64, out, 16);
+    assert_true(pf_access(p, page + 64 * 64, out, 16) > 0);
+    pf_destroy(p);
+
+    /* ... but not across the contiguous block's end */
+    p = pf_create(&c, 64);
+    pf_set_contig(p, 4096);
+    pf_access(p, page + 56 * 64, out, 16);
+    pf_access(p, page + 57 * 64, out, 16);
+    assert_int_equal(pf_access(p, page + 58 * 64, out, 16), 2);
+    pf_destroy(p);
+}
+
+/* A string op's lookahead crosses a 4 KiB boundary within the op. Hand
+ * computation (memory latency 100, 1 line per cycle, window 16 lines, no
+ * startup): line k is requested at max(k + 1, commit(k - 16)) and commits
+ * 100 + 1 cycles after its request, in order. Lines 0..15 commit at k + 102;
+ * each later group of 16 at +85 more than the one before, so line k commits
+ * at k + 102 + 85 * (k / 16) and line 127 at 824. In particular line 64 (the
+ * first of the second page) is requested when line 48 has committed (405),
+ * long before line 63 (420): the lookahead ran across the page boundary.
+ * With a fence at the boundary, line 64 is requested at 421 instead and the
+ * second page repeats the ramp (worked out below). */
+static void test_string_lookahead_crosses_page(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    m.l2.size_bytes = 64 * 1024; /* big enough: no evictions to memory */
+    m.l2.sets = 64;
+    m.l2.mshrs = 64;
+    m.l1.mshrs = 64;
+    stats_t st;
+
+    model_t *md = mk(&m);
+    op(md, TRACE_STRING, BASE, 8192, 1, 1, 0, 0);
+    model_stats(md, &st);
+    assert_int_equal(st.count[ST_CYCLES], 824);
+    model_destroy(md);
+
+    /* Two 4 KiB ops back to back: the second starts while the first's last
+     * lines are in flight, so nothing is lost at the op boundary here. */
+    md = mk(&m);
+    op(md, TRACE_STRING, BASE, 4096, 1, 1, 0, 0);
+    op(md, TRACE_STRING, BASE + 4096, 4096, 1, 1, 0, 0);
+    model_stats(md, &st);
+    assert_int_equal(st.count[ST_CYCLES], 824);
+    model_destroy(md);
+
+    /* A fence at the boundary: line 63 commits at 420, line 64 is requested
+     * at 421 and commits at 522, and line 127 at 522 + 63 + 85 * 3 = 840. */
+    md = mk(&m);
+    op(md, TRACE_STRING, BASE, 4096, 1, 1, 0, 0);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    op(md, TRACE_STRING, BASE + 4096, 4096, 1, 1, 0, 0);
+    model_stats(md, &st);
+    assert_int_equal(st.count[ST_CYCLES], 840);
+    model_destroy(md);
+}
+
+/* Startup table: linear between points, flat outside. */
+static void test_startup_interpolation(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    m.n_startup = 3;
+    m.startup[0] = (cfg_point_t){.len_bytes = 0, .cycles = 30};
+    m.startup[1] = (cfg_point_t){.len_bytes = 4096, .cycles = 50};
+    m.startup[2] = (cfg_point_t){.len_bytes = 8192, .cycles = 90};
+    assert_true(string_startup_cycles(&m, 0) == 30);
+    assert_true(string_startup_cycles(&m, 2048) == 40);
+    assert_true(string_startup_cycles(&m, 4095) > 49.99 && string_startup_cycles(&m, 4095) < 50);
+    assert_true(string_startup_cycles(&m, 4096) == 50);
+    assert_true(string_startup_cycles(&m, 6144) == 70);
+    assert_true(string_startup_cycles(&m, 1u << 30) == 90);
+}
+
+/* Elision threshold: at threshold - 1 the op allocates (RFO per line), at
+ * the threshold no line is read. In `remaining` mode only the lines with at
+ * least threshold bytes left are elided. */
+static void test_elide_threshold(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    m.elide_enabled = true;
+    m.elide_threshold_bytes = 2048;
+    assert_false(string_elides(&m, 2047, 2047, 0, false));
+    assert_true(string_elides(&m, 2048, 2048, 0, false));
+    m.elide_zero_only = true;
+    assert_false(string_elides(&m, 4096, 4096, 1, false));
+    assert_true(string_elides(&m, 4096, 4096, 0, false));
+    assert_true(string_elides(&m, 64, 64, 5, true)); /* MOPS N forms never allocate */
+    m.elide_zero_only = false;
+
+    model_t *md = mk(&m);
+    op(md, TRACE_STRING, BASE, 2048 - 64, 1, 1, 0, 0);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_RFO], 31);
+    assert_int_equal(st.count[ST_STRING_ELIDED_LINES], 0);
+    model_destroy(md);
+
+    md = mk(&m);
+    op(md, TRACE_STRING, BASE, 2048, 1, 1, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_RFO], 0);
+    assert_int_equal(st.count[ST_DRAM_READS], 0);
+    assert_int_equal(st.count[ST_STRING_ELIDED_LINES], 32);
+    model_destroy(md);
+
+    m.elide_mode = CFG_ELIDE_REMAINING;
+    md = mk(&m);
+    op(md, TRACE_STRING, BASE, 4096, 1, 1, 0, 0);
+    st = finish(md);
+    /* lines with >= 2048 bytes remaining: the first 33 (4096 - 64*32 = 2048) */
+    assert_int_equal(st.count[ST_STRING_ELIDED_LINES], 33);
+    assert_int_equal(st.count[ST_RFO], 31);
+    model_destroy(md);
+}
+
+/* Write streaming: the first enter_lines - 1 full-line misses allocate; from
+ * the enter_lines-th on, lines bypass L1; a partial line leaves the mode. */
+static void test_write_streaming(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    m.ws_enabled = true;
+    m.ws_enter_lines = 4;
+    model_t *md = mk(&m);
+    op(md, TRACE_STORE, BASE, 3 * 64, 24, 8, 0, 0);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_WS_ENTRIES], 0); /* threshold - 1 */
+    assert_int_equal(st.count[ST_RFO], 3);
+    op(md, TRACE_STORE, BASE + 3 * 64, 64, 8, 8, 0, 0);
+    op(md, TRACE_STORE, BASE + 4 * 64, 4 * 64, 32, 8, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_WS_ENTRIES], 1); /* at threshold */
+    assert_int_equal(st.count[ST_RFO], 3);        /* lines 3..7 not read */
+    assert_int_equal(st.count[ST_L1_NOALLOC], 5);
+    op(md, TRACE_STORE, BASE + 8 * 64, 8, 1, 8, 0, 0); /* partial line */
+    st = finish(md);
+    assert_int_equal(st.count[ST_WS_EXITS], 1);
+    assert_int_equal(st.count[ST_RFO], 4);
+    model_destroy(md);
+
+    /* beyond write_streaming.l2 bytes, lines skip L2 as well */
+    m.ws_l2_bytes = 128;
+    md = mk(&m);
+    op(md, TRACE_STORE, BASE, 8 * 64, 64, 8, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_L2_FILLS], 3 + 2); /* 3 RFO fills + 2 streamed into L2 */
+    model_destroy(md);
+}
+
+/* CLZERO with the memory policy: no read, line written around the caches. */
+static void test_line_zero(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    m.lz_policy = CFG_LZ_MEMORY;
+    model_t *md = mk(&m);
+    for (int i = 0; i < 8; i++)
+        op(md, TRACE_LINE_ZERO, BASE + 64ull * i, 64, 1, 64, 0, 0);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_DRAM_READS], 0);
+    assert_int_equal(st.count[ST_DRAM_WRITES], 8);
+    model_destroy(md);
+
+    m.lz_policy = CFG_LZ_ALLOCATE;
+    md = mk(&m);
+    for (int i = 0; i < 8; i++)
+        op(md, TRACE_LINE_ZERO, BASE + 64ull * i, 64, 1, 64, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_DRAM_READS], 0);
+    assert_int_equal(st.count[ST_L1_FILLS_NOREAD], 8);
+    model_destroy(md);
+}
+
+/* Faults and reschedule points cost their configured time. */
+static void test_fault_cost(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    m.fault_4k_ns = 1000;
+    m.fault_2m_ns = 5000;
+    m.fault_1g_ns = 70000;
+    m.resched_ns = 20;
+    m.populate_fraction = 0.5;
+    model_t *md = mk(&m);
+    op(md, TRACE_FAULT, BASE, 4096, 0, 0, 0, 0);
+    op(md, TRACE_FAULT, BASE, 2u << 20, 0, 0, 0, 0);
+    op(md, TRACE_FAULT, BASE, 1u << 30, 0, 0, 0, 0);
+    op(md, TRACE_FAULT, BASE, 2u << 20, 0, 0, 0, TRACE_F_POPULATE);
+    op(md, TRACE_RESCHED, 0, 0, 0, 0, 0, 0);
+    stats_t st;
+    model_stats(md, &st);
+    assert_int_equal(st.count[ST_CYCLES], 1000 + 5000 + 70000 + 2500 + 20);
+    assert_int_equal(st.count[ST_FAULTS], 4);
+    model_destroy(md);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rfo_count),
+        cmocka_unit_test(test_coalescing_invariant),
+        cmocka_unit_test(test_nt_full_line_no_read),
+        cmocka_unit_test(test_nt_invalidates),
+        cmocka_unit_test(test_fence_waits_for_wc),
+        cmocka_unit_test(test_victim_l3),
+        cmocka_unit_test(test_dirty_writebacks_reach_memory),
+        cmocka_unit_test(test_prefetch_boundary),
+        cmocka_unit_test(test_string_lookahead_crosses_page),
+        cmocka_unit_test(test_startup_interpolation),
+        cmocka_unit_test(test_elide_threshold),
+        cmocka_unit_test(test_write_streaming),
+        cmocka_unit_test(test_line_zero),
+        cmocka_unit_test(test_fault_cost),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
