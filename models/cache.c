@@ -15,9 +15,13 @@
  *  - An access that straddles two lines is not this array's business: every
  *    call names one line (any byte address in it); the caller splits
  *    accesses at line boundaries and looks up each line.
- *  - Layout: one allocation holds this struct, then tags[sets * ways]
- *    (uint64_t, UINT64_MAX = invalid), then meta[sets * ways] (parallel to
- *    the tags), then the replacement state (state_bytes(ways) per set). Set s
+ *  - Layout: one allocation holds this struct, then one block per set,
+ *    64-byte aligned: the set's tags (uint64_t, UINT64_MAX = invalid), its
+ *    metadata (parallel to the tags), then its replacement state
+ *    (state_bytes(ways)). Keeping a set's tags, metadata and state together
+ *    means a lookup, an insert and its victim touch one contiguous block,
+ *    and sequential sets are sequential in memory (a large simulated L3 is
+ *    bigger than the host's own caches). Set s
  *    occupies ways consecutive entries starting at s * ways. Nothing is
  *    allocated after cache_create().
  *  - The invalid sentinel never equals a real line number because lines are
@@ -51,9 +55,10 @@
 #define CACHE_MAX_LINES 0x80000000ull
 
 struct cache {
-    uint64_t *tags;         /* sets * ways line numbers, CACHE_TAG_INVALID if invalid */
-    cache_meta_t *meta;     /* parallel to tags */
-    uint8_t *repl_state;    /* repl_stride bytes per set */
+    uint8_t *blocks;        /* sets x block_bytes: tags, meta, replacement state */
+    size_t block_bytes;     /* bytes per set block */
+    size_t meta_off;        /* offset of the metadata within a block */
+    size_t state_off;       /* offset of the replacement state within a block */
     const repl_ops_t *repl; /* replacement policy */
     uint64_t set_mask;      /* sets - 1 */
     uint64_t rng;           /* xorshift64 state for random replacement */
@@ -106,15 +111,24 @@ static inline uint64_t cache_line_of(const cache_t *c, uint64_t addr)
     return addr >> c->line_shift;
 }
 
-/* Index of way 0 of the set that line maps to, in tags[] / meta[]. */
-static inline size_t cache_base_of(const cache_t *c, uint64_t line)
+static inline uint8_t *cache_block(const cache_t *c, uint64_t set)
 {
-    return (size_t)(line & c->set_mask) * c->ways;
+    return c->blocks + (size_t)set * c->block_bytes;
 }
 
-static inline uint8_t *cache_state_of(const cache_t *c, uint64_t line)
+static inline uint64_t *cache_tags(const cache_t *c, uint64_t set)
 {
-    return c->repl_state + (size_t)(line & c->set_mask) * c->repl_stride;
+    return (uint64_t *)cache_block(c, set);
+}
+
+static inline cache_meta_t *cache_metas(const cache_t *c, uint64_t set)
+{
+    return (cache_meta_t *)(cache_block(c, set) + c->meta_off);
+}
+
+static inline uint8_t *cache_state(const cache_t *c, uint64_t set)
+{
+    return cache_block(c, set) + c->state_off;
 }
 
 /* The way holding `line` in the set starting at tags, or ways if absent. */
@@ -215,21 +229,22 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
         return NULL;
 
     size_t stride = repl->state_bytes((uint32_t)ways);
-    size_t off_tags = sizeof(cache_t);
-    off_tags = (off_tags + 15) & ~(size_t)15;
-    size_t off_meta = off_tags + (size_t)lines * sizeof(uint64_t);
-    size_t off_repl = off_meta + (size_t)lines * sizeof(cache_meta_t);
-    size_t total = off_repl + (size_t)sets * stride;
+    size_t meta_off = (size_t)ways * sizeof(uint64_t);
+    size_t state_off = meta_off + (size_t)ways * sizeof(cache_meta_t);
+    size_t block = (state_off + stride + 63) & ~(size_t)63;
+    size_t head = (sizeof(cache_t) + 63) & ~(size_t)63;
+    size_t total = head + (size_t)sets * block;
 
-    uint8_t *mem = malloc(total);
+    uint8_t *mem = aligned_alloc(64, (total + 63) & ~(size_t)63);
     if (mem == NULL) {
         cache_fail(err, errlen, "out of memory for a %" PRIu64 "-line cache", lines);
         return NULL;
     }
     cache_t *c = (cache_t *)mem;
-    c->tags = (uint64_t *)(mem + off_tags);
-    c->meta = (cache_meta_t *)(mem + off_meta);
-    c->repl_state = mem + off_repl;
+    c->blocks = mem + head;
+    c->block_bytes = block;
+    c->meta_off = meta_off;
+    c->state_off = state_off;
     c->repl = repl;
     c->set_mask = sets - 1;
     c->rng = seed != 0 ? seed : CACHE_SEED_ZERO;
@@ -239,11 +254,13 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
     c->sets = (uint32_t)sets;
     c->line_bytes = (uint32_t)line;
 
-    for (uint64_t i = 0; i < lines; i++)
-        c->tags[i] = CACHE_TAG_INVALID;
-    memset(c->meta, 0, (size_t)lines * sizeof(cache_meta_t));
-    for (uint64_t s = 0; s < sets; s++)
-        repl->init(c->repl_state + (size_t)s * stride, c->ways);
+    for (uint64_t st = 0; st < sets; st++) {
+        uint64_t *tags = cache_tags(c, st);
+        for (uint64_t w = 0; w < ways; w++)
+            tags[w] = CACHE_TAG_INVALID;
+        memset(cache_metas(c, st), 0, (size_t)ways * sizeof(cache_meta_t));
+        repl->init(cache_state(c, st), c->ways);
+    }
     return c;
 }
 
@@ -255,21 +272,22 @@ void cache_destroy(cache_t *c)
 cache_meta_t *cache_lookup(cache_t *c, uint64_t addr, bool touch)
 {
     uint64_t line = cache_line_of(c, addr);
-    size_t base = cache_base_of(c, line);
-    uint32_t way = cache_find_way(c->tags + base, c->ways, line);
+    uint64_t set = line & c->set_mask;
+    uint32_t way = cache_find_way(cache_tags(c, set), c->ways, line);
     if (way == c->ways)
         return NULL;
     if (touch)
-        c->repl->touch(cache_state_of(c, line), c->ways, way);
-    return &c->meta[base + way];
+        c->repl->touch(cache_state(c, set), c->ways, way);
+    return &cache_metas(c, set)[way];
 }
 
 void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_victim_t *victim)
 {
     uint64_t line = cache_line_of(c, addr);
-    size_t base = cache_base_of(c, line);
-    uint64_t *tags = c->tags + base;
-    uint8_t *state = cache_state_of(c, line);
+    uint64_t set = line & c->set_mask;
+    uint64_t *tags = cache_tags(c, set);
+    cache_meta_t *metas = cache_metas(c, set);
+    uint8_t *state = cache_state(c, set);
     assert(cache_find_way(tags, c->ways, line) == c->ways && "cache_insert: line already present");
 
     uint32_t way = cache_find_invalid(tags, c->ways);
@@ -278,13 +296,13 @@ void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_vic
         way = c->repl->victim(state, c->ways, &c->rng);
         v.valid = true;
         v.addr = tags[way] << c->line_shift;
-        v.meta = c->meta[base + way];
+        v.meta = metas[way];
     }
     tags[way] = line;
     if (meta != NULL) {
-        c->meta[base + way] = *meta;
+        metas[way] = *meta;
     } else {
-        c->meta[base + way] = (cache_meta_t){0};
+        metas[way] = (cache_meta_t){0};
     }
     c->repl->touch(state, c->ways, way);
     if (victim != NULL)
@@ -294,14 +312,16 @@ void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_vic
 bool cache_remove(cache_t *c, uint64_t addr, cache_meta_t *out)
 {
     uint64_t line = cache_line_of(c, addr);
-    size_t base = cache_base_of(c, line);
-    uint32_t way = cache_find_way(c->tags + base, c->ways, line);
+    uint64_t set = line & c->set_mask;
+    uint64_t *tags = cache_tags(c, set);
+    uint32_t way = cache_find_way(tags, c->ways, line);
     if (way == c->ways)
         return false;
+    cache_meta_t *metas = cache_metas(c, set);
     if (out != NULL)
-        *out = c->meta[base + way];
-    c->tags[base + way] = CACHE_TAG_INVALID;
-    c->meta[base + way] = (cache_meta_t){0};
+        *out = metas[way];
+    tags[way] = CACHE_TAG_INVALID;
+    metas[way] = (cache_meta_t){0};
     return true;
 }
 
@@ -323,9 +343,11 @@ uint32_t cache_ways(const cache_t *c)
 uint64_t cache_valid_lines(const cache_t *c)
 {
     uint64_t n = 0;
-    size_t lines = (size_t)c->sets * c->ways;
-    for (size_t i = 0; i < lines; i++)
-        n += c->tags[i] != CACHE_TAG_INVALID;
+    for (uint64_t st = 0; st < c->sets; st++) {
+        const uint64_t *tags = cache_tags(c, st);
+        for (uint32_t w = 0; w < c->ways; w++)
+            n += tags[w] != CACHE_TAG_INVALID;
+    }
     return n;
 }
 
@@ -333,7 +355,7 @@ bool cache_peek(const cache_t *c, uint32_t set, uint32_t way, uint64_t *addr)
 {
     if (set >= c->sets || way >= c->ways)
         return false;
-    uint64_t tag = c->tags[(size_t)set * c->ways + way];
+    uint64_t tag = cache_tags(c, set)[way];
     if (tag == CACHE_TAG_INVALID)
         return false;
     if (addr != NULL)
@@ -353,8 +375,11 @@ const repl_ops_t *cache_repl(const cache_t *c)
 
 void cache_shift_time(cache_t *c, double dt)
 {
-    size_t n = (size_t)c->sets * c->ways;
-    for (size_t i = 0; i < n; i++)
-        if (c->tags[i] != CACHE_TAG_INVALID)
-            c->meta[i].ready_cycles += dt;
+    for (uint64_t st = 0; st < c->sets; st++) {
+        const uint64_t *tags = cache_tags(c, st);
+        cache_meta_t *metas = cache_metas(c, st);
+        for (uint32_t w = 0; w < c->ways; w++)
+            if (tags[w] != CACHE_TAG_INVALID)
+                metas[w].ready_cycles += dt;
+    }
 }

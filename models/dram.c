@@ -24,7 +24,6 @@ struct dram {
     double turn;        /* cycles per direction change */
     uint32_t batch;     /* writes per bus batch */
     double rd_free, wr_free, bus_free;
-    uint32_t queued; /* writes waiting for a batch */
 };
 
 static double per_line(double bpc, double line)
@@ -67,27 +66,24 @@ double dram_read(dram_t *d, double t)
     return start + d->lat_rd;
 }
 
-static void bus_batch(dram_t *d, double t)
-{
-    if (d->queued == 0)
-        return;
-    double start = max2(t, d->bus_free) + d->turn;
-    d->bus_free = start + d->queued * d->bus_cpl + d->turn;
-    d->queued = 0;
-}
-
 double dram_write(dram_t *d, double t, bool zero_line)
 {
     double start = max2(t, d->wr_free);
     d->wr_free = start + (zero_line ? d->wr_zero_cpl : d->wr_cpl);
-    if (++d->queued >= d->batch)
-        bus_batch(d, d->wr_free);
+    /* The controller's write queue holds `batch` lines: a write is accepted
+     * while the bus backlog is shorter than that, else it waits (this is
+     * what bounds a write stream to the bus rate). */
+    double room = d->bus_free - d->batch * d->bus_cpl;
+    if (start < room)
+        start = room;
+    /* On the bus, writes drain in batches; each batch pays a turnaround to
+     * writes and one back to reads, spread over its lines. */
+    d->bus_free = max2(d->bus_free, start) + d->bus_cpl + 2.0 * d->turn / d->batch;
     return max2(start + d->lat_wr, d->wr_free);
 }
 
 double dram_drain(dram_t *d, double t)
 {
-    bus_batch(d, max2(t, d->wr_free));
     return max2(t, max2(d->bus_free, max2(d->rd_free, d->wr_free)));
 }
 

@@ -8,8 +8,9 @@
  *    memory.latency after its service starts.
  *  - Writes are posted: a write link (memory.write_bandwidth) accepts the
  *    line, which is acknowledged memory.write_latency later (this is what
- *    holds a WC buffer). On the bus, writes are batched memory.write_queue at
- *    a time; each batch pays memory.turnaround twice (read->write->read).
+ *    holds a WC buffer). The controller queues memory.write_queue lines;
+ *    beyond that backlog on the bus, writes wait. Each batch of write_queue
+ *    writes pays memory.turnaround twice (read->write->read).
  *  - A line of zeros may cost less on the write link than a data line
  *    (memory.zero_write_fraction; 1 = no difference).
  *  - Times are core cycles; bandwidths bytes/cycle.
@@ -30,7 +31,7 @@ void dram_destroy(dram_t *d);
 double dram_read(dram_t *d, double t);
 /* A line write handed over at t: returns when it is acknowledged. */
 double dram_write(dram_t *d, double t, bool zero_line);
-/* Flush batched writes onto the bus; returns when the bus is idle. */
+/* Returns when the memory path is idle. */
 double dram_drain(dram_t *d, double t);
 /* Add dt to every server's time (fast-forward moves time). */
 void dram_shift_time(dram_t *d, double dt);

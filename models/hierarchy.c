@@ -188,12 +188,17 @@ static void l2_evicted(hier_t *h, cache_victim_t *v, double t)
     }
 }
 
-static void l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t)
+/* Fill L2 with a line the caller has just seen miss (absent = true) or that
+ * may be present (then it is only marked dirty). */
+static void l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t,
+                    bool absent)
 {
-    cache_meta_t *p = cache_lookup(h->l2, a, true);
-    if (p) {
-        p->dirty |= dirty;
-        return;
+    if (!absent) {
+        cache_meta_t *p = cache_lookup(h->l2, a, true);
+        if (p) {
+            p->dirty |= dirty;
+            return;
+        }
     }
     cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty, .prefetched = prefetched};
     cache_victim_t v;
@@ -215,7 +220,7 @@ static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     if (p)
         p->dirty = true;
     else
-        l2_fill(h, v.addr, true, false, t, t);
+        l2_fill(h, v.addr, true, false, t, t, true);
 }
 
 /* ---- reads through the levels ------------------------------------------ */
@@ -262,7 +267,7 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
         bool dirty;
         double data = beyond_l2(h, p, t2, false, &dirty);
         mshr_commit(h->mq2, data);
-        l2_fill(h, p, dirty, true, data, t2);
+        l2_fill(h, p, dirty, true, data, t2, true);
         count(h, ST_L2_PREFETCH, h->line_bytes);
     }
 }
@@ -286,7 +291,7 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool demand)
         bool dirty;
         data = beyond_l2(h, a, t2, noread, &dirty);
         mshr_commit(h->mq2, data);
-        l2_fill(h, a, dirty, false, data, t2);
+        l2_fill(h, a, dirty, false, data, t2, true);
     }
     if (!noread)
         data = serve(&h->free21, data, h->cpl21);
@@ -413,7 +418,7 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
         bool dirty;
         double own = beyond_l2(h, a, t2, true, &dirty);
         mshr_commit(h->mq2, own);
-        l2_fill(h, a, true, false, own, t2);
+        l2_fill(h, a, true, false, own, t2, true);
         return max2(accept, t2);
     }
     /* HIER_L3: skip L2 as well. */

@@ -180,7 +180,13 @@ model_t *model_create(const cfg_machine_t *m, uint64_t seed, char *err, size_t e
     if (tlb_setup(md, 4096, err, errlen))
         goto fail;
     uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
-    md->ff_tail_lines = 2 * cap / (md->line_bytes ? md->line_bytes : 64);
+    /* The tail refills every level twice and covers the last bytes of an
+     * operation whose elision depends on the bytes remaining. */
+    uint64_t tail = 2 * cap;
+    if (m->elide_enabled && m->elide_mode == CFG_ELIDE_REMAINING &&
+        m->elide_threshold_bytes < UINT64_MAX / 2 && m->elide_threshold_bytes + cap > tail)
+        tail = m->elide_threshold_bytes + cap;
+    md->ff_tail_lines = tail / (md->line_bytes ? md->line_bytes : 64);
     return md;
 fail:
     model_destroy(md);
@@ -400,7 +406,10 @@ static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
     md->ff_n++;
     uint64_t lb = md->line_bytes;
     uint64_t rem_lines = remaining_bytes / lb;
-    if (md->ff_n < FF_BLOCKS || rem_lines <= md->ff_tail_lines + FF_BLOCK_LINES)
+    /* Not before every cache level has been filled once (a cold start is a
+     * transient, not a steady state). */
+    if (md->ff_n < FF_BLOCKS || rem_lines <= md->ff_tail_lines + FF_BLOCK_LINES ||
+        md->ff_total_lines < md->ff_tail_lines)
         return 0;
     double worst = ff_spread(md->ff_dt, FF_BLOCKS);
     if (worst < 0)

@@ -31,6 +31,7 @@ struct pf {
     uint64_t region_lines;
     uint64_t contig_lines; /* 0: nothing contiguous beyond a region */
     uint64_t clock;
+    int last; /* index of the stream hit last (checked first) */
     pf_stream_t s[PF_STREAMS];
 };
 
@@ -95,10 +96,15 @@ static bool same_block(const pf_t *p, uint64_t r1, uint64_t r2)
 
 static pf_stream_t *find(pf_t *p, uint64_t line, uint64_t region)
 {
+    pf_stream_t *hot = &p->s[p->last];
+    if (hot->valid && hot->region == region)
+        return hot;
     for (int i = 0; i < PF_STREAMS; i++) {
         pf_stream_t *s = &p->s[i];
-        if (s->valid && s->region == region)
+        if (s->valid && s->region == region) {
+            p->last = i;
             return s;
+        }
     }
     /* Carry a trained stream over into the adjacent region of the same block. */
     for (int i = 0; i < PF_STREAMS; i++) {
@@ -107,6 +113,7 @@ static pf_stream_t *find(pf_t *p, uint64_t line, uint64_t region)
             continue;
         if ((s->dir > 0 && line == s->last + 1) || (s->dir < 0 && line + 1 == s->last)) {
             s->region = region;
+            p->last = i;
             return s;
         }
     }
@@ -135,6 +142,7 @@ uint32_t pf_access(pf_t *p, uint64_t addr, uint64_t *out, uint32_t max)
     p->clock++;
     if (!s) {
         s = alloc(p);
+        p->last = (int)(s - p->s);
         *s = (pf_stream_t){.valid = true,
                            .region = region,
                            .last = line,

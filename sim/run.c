@@ -36,31 +36,131 @@ void run_opts_init(run_opts_t *o)
     o->seed = 1;
 }
 
+#define FF_HIST        6            /* blocks that must agree */
+#define FF_TOL         0.01         /* relative spread allowed between blocks */
+#define FF_BLOCK_BYTES (256u << 10) /* a block covers at least this many bytes */
+
 typedef struct run_ctx {
     model_t *md;
     stats_t roi_start;
     bool roi_started;
     progress_t *progress;
-    uint64_t periods;
+    uint64_t periods; /* periods done or skipped */
     uint64_t total_periods;
+    /* workload-level fast-forward */
+    bool ff;
+    bool streaming; /* footprint far larger than the caches */
+    bool warm;      /* the warm-up already filled the caches */
+    uint64_t periods_per_loop;
+    uint64_t block_periods; /* periods per comparison block */
+    uint64_t tail_periods;  /* periods always simulated at the end */
+    uint64_t in_block;
+    stats_t blk_snap;
+    stats_t hist[FF_HIST];
+    uint32_t nhist;
+    uint64_t skipped_periods;
+    double err;
 } run_ctx_t;
 
-static void on_mark(void *vctx, wl_mark_t mark)
+/* Relative spread of v[0..n); -1 when beyond the tolerance (a spread of one
+ * count is noise, not drift). */
+static double spread(const double *v, uint32_t n)
+{
+    double lo = v[0], hi = v[0], sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+        sum += v[i];
+    }
+    if (hi - lo <= 0)
+        return 0;
+    double rel = (hi - lo) / (sum > 0 ? sum / n : 1);
+    return rel > FF_TOL && hi - lo > 1.0 ? -1 : rel;
+}
+
+/* After a block of periods: if the last FF_HIST blocks agree on every
+ * counter and on time, skip to the tail. Returns the periods to skip. */
+static uint64_t ff_block(run_ctx_t *c)
+{
+    stats_t now, d;
+    model_stats(c->md, &now);
+    stats_sub(&d, &now, &c->blk_snap);
+    c->blk_snap = now;
+    if (c->nhist == FF_HIST) {
+        memmove(&c->hist[0], &c->hist[1], (FF_HIST - 1) * sizeof(stats_t));
+        c->nhist--;
+    }
+    c->hist[c->nhist++] = d;
+    if (c->nhist < FF_HIST || c->periods >= c->total_periods)
+        return 0;
+    /* Not before the caches have been filled once since the start. */
+    if (c->periods < c->tail_periods && !c->warm)
+        return 0;
+    uint64_t remaining = c->total_periods - c->periods;
+    if (remaining <= c->tail_periods)
+        return 0;
+    uint64_t n = remaining - c->tail_periods;
+    if (!c->streaming) /* keep addresses in step with the cached footprint */
+        n = n / c->periods_per_loop * c->periods_per_loop;
+    if (n == 0)
+        return 0;
+    double worst = 0, v[FF_HIST];
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        for (int k = 0; k < 2; k++) {
+            for (uint32_t i = 0; i < FF_HIST; i++)
+                v[i] = (double)(k ? c->hist[i].bytes[e] : c->hist[i].count[e]);
+            double sp = spread(v, FF_HIST);
+            if (sp < 0)
+                return 0;
+            worst = sp > worst ? sp : worst;
+        }
+    }
+    /* Steady: add n periods' worth of the mean block delta. */
+    double per = (double)n / ((double)FF_HIST * (double)c->block_periods);
+    stats_t add;
+    memset(&add, 0, sizeof(add));
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        uint64_t cs = 0, bs = 0;
+        for (uint32_t i = 0; i < FF_HIST; i++) {
+            cs += c->hist[i].count[e];
+            bs += c->hist[i].bytes[e];
+        }
+        add.count[e] = (uint64_t)llround((double)cs * per);
+        add.bytes[e] = (uint64_t)llround((double)bs * per);
+    }
+    model_add_stats(c->md, &add, 1);
+    model_shift_time(c->md, (double)add.count[ST_CYCLES]);
+    model_stats(c->md, &c->blk_snap);
+    c->nhist = 0;
+    c->in_block = 0;
+    c->periods += n;
+    c->skipped_periods += n;
+    c->err = worst > c->err ? worst : c->err;
+    return n;
+}
+
+static uint64_t on_mark(void *vctx, wl_mark_t mark)
 {
     run_ctx_t *c = vctx;
     switch (mark) {
     case WL_MARK_ROI_BEGIN:
         model_stats(c->md, &c->roi_start);
+        c->blk_snap = c->roi_start;
         c->roi_started = true;
         break;
     case WL_MARK_PERIOD:
         c->periods++;
         if ((c->periods & 63) == 0)
             progress_update(c->progress, c->periods);
+        if (c->ff && ++c->in_block >= c->block_periods) {
+            c->in_block = 0;
+            return ff_block(c);
+        }
         break;
     case WL_MARK_LOOP:
         break;
     }
+    return 0;
 }
 
 /* Periods (kernel calls or folios) the workload will report, for the ETA. */
@@ -72,6 +172,32 @@ static uint64_t expected_periods(const wl_spec_t *s)
     if (s->caller == WL_CALLER_REPEAT || chunk == 0)
         return s->loops;
     return (s->size_bytes + chunk - 1) / chunk * s->loops;
+}
+
+static void ff_setup(run_ctx_t *c, const cfg_machine_t *m, const wl_spec_t *s, bool on)
+{
+    uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
+    uint64_t period_bytes;
+    if (s->kind == WL_MMAP)
+        period_bytes = s->page_bytes;
+    else if (s->caller == WL_CALLER_REPEAT || !s->chunk_bytes)
+        period_bytes = s->size_bytes;
+    else
+        period_bytes = s->chunk_bytes;
+    if (period_bytes == 0)
+        period_bytes = 1;
+    uint64_t loops = s->loops ? s->loops : 1;
+    c->ff = on && c->total_periods > 0;
+    c->periods_per_loop = c->total_periods / loops ? c->total_periods / loops : 1;
+    c->streaming = s->size_bytes >= 4 * cap;
+    c->block_periods = (FF_BLOCK_BYTES + period_bytes - 1) / period_bytes;
+    c->tail_periods = (2 * cap + period_bytes - 1) / period_bytes;
+    /* memset's warm-up pass over the buffer fills the caches before the ROI */
+    c->warm = s->kind == WL_MEMSET;
+    if (c->tail_periods < 2)
+        c->tail_periods = 2;
+    if (!c->streaming && c->tail_periods < c->periods_per_loop)
+        c->tail_periods = c->periods_per_loop; /* at least the last loop, exactly */
 }
 
 static void map_counters(const cfg_machine_t *m, run_result_t *out)
@@ -128,6 +254,8 @@ int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t 
 
     run_ctx_t ctx = {.md = md};
     ctx.total_periods = expected_periods(spec);
+    ff_setup(&ctx, m, spec, !opts->exact);
+    model_set_fast_forward(md, !opts->exact);
     ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);
     trace_t *t = trace_create(model_op, md, true);
     if (!t) {
@@ -147,7 +275,6 @@ int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t 
     model_drain(md);
     stats_t end;
     model_stats(md, &end);
-    model_destroy(md);
     if (!ctx.roi_started)
         memset(&ctx.roi_start, 0, sizeof(ctx.roi_start));
     stats_sub(&out->stats, &end, &ctx.roi_start);
@@ -158,8 +285,16 @@ int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t 
     out->cycles = out->stats.count[ST_CYCLES];
     out->seconds = m->freq_ghz > 0 ? (double)out->cycles / (m->freq_ghz * 1e9) : 0;
     out->bytes_per_sec = out->seconds > 0 ? (double)out->bytes / out->seconds : 0;
-    out->extrapolated = false;
-    out->error_bound = 0;
+    uint64_t skipped_lines, total_lines;
+    double model_err;
+    model_ff_report(md, &skipped_lines, &total_lines, &model_err);
+    out->extrapolated = skipped_lines > 0 || ctx.skipped_periods > 0;
+    double share = ctx.total_periods ? (double)ctx.skipped_periods / ctx.total_periods : 0;
+    double eb = ctx.err * share;
+    if (total_lines)
+        eb += model_err * (double)skipped_lines / (double)total_lines;
+    out->error_bound = eb;
     map_counters(m, out);
+    model_destroy(md);
     return 0;
 }

@@ -2,7 +2,8 @@
  * trace.c - op sink with optional coalescing of contiguous stores.
  *
  * Notes
- *  - Only TRACE_STORE, TRACE_STORE_NT and TRACE_LOAD ops coalesce, and only
+ *  - Only TRACE_STORE, TRACE_STORE_NT, TRACE_LOAD and TRACE_LINE_ZERO ops
+ *    coalesce, and only
  *    with an op of the same kind, width and fill that starts where the
  *    pending one ends. TRACE_INSNS ops merge with each other.
  *  - Coalescing never reorders memory ops; TRACE_INSNS that follow a pending
@@ -60,7 +61,8 @@ static bool mergeable(const trace_op_t *p, const trace_op_t *op)
         return false;
     if (op->kind == TRACE_INSNS)
         return true;
-    if (op->kind != TRACE_STORE && op->kind != TRACE_STORE_NT && op->kind != TRACE_LOAD)
+    if (op->kind != TRACE_STORE && op->kind != TRACE_STORE_NT && op->kind != TRACE_LOAD &&
+        op->kind != TRACE_LINE_ZERO)
         return false;
     return p->width == op->width && p->fill == op->fill && p->addr + p->bytes == op->addr;
 }
@@ -73,7 +75,7 @@ void trace_emit(trace_t *t, const trace_op_t *op)
     }
     if (op->kind == TRACE_INSNS && t->have_pending &&
         (t->pending.kind == TRACE_STORE || t->pending.kind == TRACE_STORE_NT ||
-         t->pending.kind == TRACE_LOAD) &&
+         t->pending.kind == TRACE_LOAD || t->pending.kind == TRACE_LINE_ZERO) &&
         t->pending.insns < (UINT32_MAX >> 1)) {
         t->pending.insns += op->count;
         return;

@@ -6,7 +6,8 @@
  *    Every instruction that matters to the memory model becomes one trace_op_t.
  *  - Addresses are simulated byte addresses (uint64_t); they are never
  *    dereferenced.
- *  - Consecutive stores of one kind and width to contiguous addresses may be
+ *  - Consecutive stores (or line zeroings) of one kind and width to contiguous
+ *    addresses may be
  *    coalesced into one op with `count` instructions and `bytes` total bytes.
  *    The model assembles lines itself, so its results do not depend on
  *    whether the sink coalesces (tests check this).

@@ -13,7 +13,10 @@
  *    zeros), then flush + WL_MARK_ROI_BEGIN, then `loops` passes: caller
  *    chunked = chunk-byte calls (the last may be shorter), caller repeat =
  *    one whole-buffer call. WL_MARK_PERIOD after each call, WL_MARK_LOOP
- *    after each pass.
+ *    after each pass. With reuse_bytes, each measured call is followed
+ *    (before its WL_MARK_PERIOD) by the consumer's touch of what it cleared:
+ *    one 8-byte TRACE_LOAD at the start of each line of the first
+ *    min(reuse_bytes, len) bytes, in ascending order. The warm-up has none.
  *  - mmap: WL_MARK_ROI_BEGIN first (the whole run is measured). Per loop the
  *    same simulated range is mapped again (freed pages are usually reused
  *    hot; the model decides what that costs). Per folio (page_bytes):
@@ -129,6 +132,11 @@ int wl_validate(const wl_spec_t *s, const cfg_machine_t *m, char *err, size_t er
             return fail(err, errlen,
                         "--chunk applies only to --caller chunked (repeat clears the whole "
                         "buffer per call)");
+        if (s->reuse_bytes > s->size_bytes) {
+            unit_format_size(s->reuse_bytes, a, sizeof a);
+            unit_format_size(s->size_bytes, b, sizeof b);
+            return fail(err, errlen, "reuse (%s) is larger than --size (%s)", a, b);
+        }
         if (kern_check_fill(k, s->fill, why, sizeof why)) {
             snprintf(err, errlen, "--fill %u: %s", s->fill, why);
             return -1;
@@ -168,6 +176,8 @@ int wl_validate(const wl_spec_t *s, const cfg_machine_t *m, char *err, size_t er
     }
     if (s->chunk_bytes)
         return fail(err, errlen, "--chunk applies only to the memset workload");
+    if (s->reuse_bytes)
+        return fail(err, errlen, "reuse applies only to the memset workload");
     if (s->extent_cap_bytes == 0 || s->extent_cap_bytes % CALLER_SUBPAGE_BYTES) {
         unit_format_size(s->extent_cap_bytes, a, sizeof a);
         return fail(err, errlen, "--extent-cap %s: must be a non-zero multiple of 4KiB", a);
@@ -186,6 +196,9 @@ typedef struct wl_run {
     bool period_per_call;
     wl_mark_fn mark;
     void *mark_ctx;
+    uint64_t skip;        /* periods still to skip (fast-forward) */
+    uint64_t reuse_bytes; /* loads after each call (0 = none; set for the measured calls) */
+    uint32_t line_bytes;  /* the consumer's load stride */
 } wl_run_t;
 
 static void emit(trace_t *t, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count,
@@ -206,8 +219,11 @@ static void emit(trace_t *t, trace_kind_t kind, uint64_t addr, uint64_t bytes, u
 static void mark(wl_run_t *r, wl_mark_t what)
 {
     trace_flush(r->k.trace);
-    if (r->mark)
-        r->mark(r->mark_ctx, what);
+    if (r->mark) {
+        uint64_t n = r->mark(r->mark_ctx, what);
+        if (what == WL_MARK_PERIOD)
+            r->skip += n;
+    }
 }
 
 static void on_clear(void *ctx, uint64_t addr, uint64_t len)
@@ -215,9 +231,16 @@ static void on_clear(void *ctx, uint64_t addr, uint64_t len)
     wl_run_t *r = ctx;
     if (trace_error(r->k.trace))
         return;
+    if (r->period_per_call && r->skip) {
+        r->skip--; /* fast-forwarded: the runner has counted this call */
+        return;
+    }
     emit(r->k.trace, TRACE_CALL_BEGIN, addr, len, 0, 0, 0);
     r->kern->trace(&r->k, addr, len, r->fill);
     emit(r->k.trace, TRACE_CALL_END, addr, len, 0, 0, 0);
+    const uint64_t touch = r->reuse_bytes < len ? r->reuse_bytes : len;
+    for (uint64_t off = 0; off < touch; off += r->line_bytes)
+        emit(r->k.trace, TRACE_LOAD, addr + off, 8, 1, 8, 0);
     if (r->period_per_call)
         mark(r, WL_MARK_PERIOD);
 }
@@ -225,6 +248,8 @@ static void on_clear(void *ctx, uint64_t addr, uint64_t len)
 static void on_resched(void *ctx)
 {
     wl_run_t *r = ctx;
+    if (r->period_per_call && r->skip)
+        return; /* between calls that are being skipped */
     emit(r->k.trace, TRACE_RESCHED, 0, 0, 0, 0, 0);
 }
 
@@ -238,6 +263,7 @@ static void trace_memset(const wl_spec_t *s, wl_run_t *r, const caller_cb_t *cb)
 
     r->fill = (uint8_t)s->fill;
     r->period_per_call = true;
+    r->reuse_bytes = s->reuse_bytes;
     for (uint32_t l = 0; l < s->loops && !trace_error(r->k.trace); l++) {
         if (s->caller == WL_CALLER_REPEAT)
             on_clear(r, s->base_addr, s->size_bytes);
@@ -260,6 +286,10 @@ static void trace_mmap(const wl_spec_t *s, const cfg_machine_t *m, wl_run_t *r,
     for (uint32_t l = 0; l < s->loops && !trace_error(t); l++) {
         for (uint64_t i = 0; i < npages && !trace_error(t); i++) {
             const uint64_t folio = s->base_addr + i * s->page_bytes;
+            if (r->skip) {
+                r->skip--; /* fast-forwarded: the runner has counted this folio */
+                continue;
+            }
             if (demand)
                 emit(t, TRACE_INSNS, 0, 0, WL_TOUCH_INSNS, 0, 0);
             emit(t, TRACE_FAULT, folio, s->page_bytes, 0, 0, demand ? 0 : TRACE_F_POPULATE);
@@ -285,6 +315,7 @@ int wl_trace(const wl_spec_t *s, const cfg_machine_t *m, trace_t *t, wl_mark_fn 
         .kern = kern_find(s->function),
         .mark = mark_fn,
         .mark_ctx = mark_ctx,
+        .line_bytes = m && m->l1.line_bytes ? m->l1.line_bytes : 64,
     };
     caller_cb_t cb = {.clear = on_clear, .resched = on_resched, .ctx = &r};
     if (s->kind == WL_MEMSET)

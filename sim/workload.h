@@ -49,14 +49,22 @@ typedef struct wl_spec {
     caller_preempt_t preempt;  /* mmap: --preempt */
     uint64_t extent_cap_bytes; /* mmap: --extent-cap */
     uint64_t base_addr;        /* simulated address of the buffer (page-size aligned) */
+    uint64_t reuse_bytes;      /* memset: after each measured call, the consumer loads the
+                                * first min(reuse_bytes, call length) bytes the call
+                                * cleared, one 8-byte load per cache line (clearsim tune's
+                                * re-fetch cost); 0 = none (perf bench) */
 } wl_spec_t;
 
-/* Defaults: memset, size 1 MiB, loops 1, fill 0, page 4 KiB, extent cap 8 MiB. */
+/* Defaults: memset, size 1 MiB, loops 1, fill 0, page 4 KiB, extent cap 8 MiB,
+ * no reuse. */
 void wl_spec_init(wl_spec_t *s);
 /* 0, or -1 with a one-line reason naming the option. m may be NULL (native). */
 int wl_validate(const wl_spec_t *s, const cfg_machine_t *m, char *err, size_t errlen);
 
-typedef void (*wl_mark_fn)(void *ctx, wl_mark_t mark);
+/* Called at each mark. For WL_MARK_PERIOD the return value is the number of
+ * following periods the workload must skip (emit nothing for): the runner's
+ * fast-forward has already accounted for them. Other marks return 0. */
+typedef uint64_t (*wl_mark_fn)(void *ctx, wl_mark_t mark);
 
 /* Emit the whole workload into t. Returns 0, or -1 with a reason. */
 int wl_trace(const wl_spec_t *s, const cfg_machine_t *m, trace_t *t, wl_mark_fn mark,

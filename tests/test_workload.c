@@ -25,7 +25,8 @@ typedef struct mark_rec {
 typedef struct rec {
     trace_op_t *ops;
     size_t n, cap;
-    size_t stop_after; /* 0 = never */
+    size_t stop_after;       /* 0 = never */
+    uint64_t skip_at_period; /* periods to skip after the first period mark */
     mark_rec_t marks[64];
     size_t nmarks;
     uint64_t mark_counts[3];
@@ -45,12 +46,14 @@ static int rec_sink(void *ctx, const trace_op_t *op)
     return 0;
 }
 
-static void rec_mark(void *ctx, wl_mark_t m)
+static uint64_t rec_mark(void *ctx, wl_mark_t m)
 {
     rec_t *r = ctx;
     r->mark_counts[m]++;
     if (r->nmarks < sizeof r->marks / sizeof r->marks[0])
         r->marks[r->nmarks++] = (mark_rec_t){m, r->n};
+    return r->skip_at_period && m == WL_MARK_PERIOD && r->mark_counts[m] == 1 ? r->skip_at_period
+                                                                              : 0;
 }
 
 static size_t count_kind(const rec_t *r, trace_kind_t k)
@@ -288,6 +291,50 @@ static void test_mmap_extent_populate(void **state)
     free(r.ops);
 }
 
+/* Fast-forward: periods the mark callback asks to skip emit nothing, and the
+ * workload resumes with the period after them (memset: calls; mmap: folios). */
+static void test_skip_periods(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    machine_x86(&m);
+    wl_spec_t s;
+    wl_spec_init(&s);
+    snprintf(s.function, sizeof s.function, "rep_stosb");
+    s.size_bytes = 64 << 10;
+    s.chunk_bytes = 16 << 10;
+    s.loops = 2;
+    rec_t r = {.skip_at_period = 5}; /* after call 1 of 8, skip calls 2..6 */
+    char err[256];
+    assert_int_equal(run(&s, &m, &r, false, err, sizeof err), 0);
+    /* warm-up + 8 timed calls - 5 skipped */
+    assert_int_equal(count_kind(&r, TRACE_CALL_BEGIN), 1 + 8 - 5);
+    assert_int_equal(r.mark_counts[WL_MARK_PERIOD], 8 - 5);
+    /* the calls after the skip are the 3rd and 4th chunks of loop 2 */
+    size_t seen = 0;
+    uint64_t addrs[8];
+    for (size_t i = 0; i < r.n; i++)
+        if (r.ops[i].kind == TRACE_STRING && seen < 8)
+            addrs[seen++] = r.ops[i].addr;
+    assert_int_equal(seen, 4);
+    assert_int_equal(addrs[1], s.base_addr);
+    assert_int_equal(addrs[2], s.base_addr + 2 * (16 << 10));
+    assert_int_equal(addrs[3], s.base_addr + 3 * (16 << 10));
+
+    /* mmap: folios */
+    wl_spec_init(&s);
+    s.kind = WL_MMAP;
+    snprintf(s.function, sizeof s.function, "rep_stosb");
+    s.page_bytes = 2u << 20;
+    s.size_bytes = 8u << 20;
+    s.caller = WL_CALLER_EXTENT;
+    s.preempt = CALLER_PREEMPT_FULL;
+    rec_t r2 = {.skip_at_period = 2};
+    assert_int_equal(run(&s, &m, &r2, false, err, sizeof err), 0);
+    assert_int_equal(count_kind(&r2, TRACE_FAULT), 4 - 2);
+    assert_int_equal(r2.mark_counts[WL_MARK_PERIOD], 4 - 2);
+}
+
 static void test_sink_stop(void **state)
 {
     (void)state;
@@ -441,13 +488,10 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_memset_chunked),
-        cmocka_unit_test(test_memset_repeat),
-        cmocka_unit_test(test_mmap_page_demand),
-        cmocka_unit_test(test_mmap_extent_populate),
-        cmocka_unit_test(test_sink_stop),
-        cmocka_unit_test(test_validate),
-        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_memset_chunked),   cmocka_unit_test(test_memset_repeat),
+        cmocka_unit_test(test_mmap_page_demand), cmocka_unit_test(test_mmap_extent_populate),
+        cmocka_unit_test(test_skip_periods),     cmocka_unit_test(test_sink_stop),
+        cmocka_unit_test(test_validate),         cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
