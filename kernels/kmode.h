@@ -65,16 +65,7 @@
 static inline void k_trace_op(kern_ctx_t *k, trace_kind_t kind, uint64_t addr, uint64_t bytes,
                               uint32_t count, uint32_t width, uint8_t fill, uint32_t flags)
 {
-    trace_op_t op = {
-        .addr = addr,
-        .bytes = bytes,
-        .count = count,
-        .width = (uint16_t)width,
-        .kind = (uint8_t)kind,
-        .fill = fill,
-        .flags = flags,
-    };
-    trace_emit(k->trace, &op);
+    trace_emit_fields(k->trace, kind, addr, bytes, count, (uint16_t)width, fill, flags);
 }
 
 static inline void k_trace_insns(kern_ctx_t *k, uint64_t n)

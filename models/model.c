@@ -87,6 +87,7 @@ struct model {
     bool ff_on;
     uint64_t ff_tail_lines;     /* lines always simulated at an op's end */
     uint64_t ff_lines;          /* lines since the last block boundary */
+    uint64_t ff_op_lines;       /* lines of the current operation so far */
     stats_t ff_snap;            /* counters at the last block boundary */
     double ff_tsnap;            /* time at the last block boundary */
     stats_t ff_hist[FF_BLOCKS]; /* deltas of the last blocks */
@@ -180,9 +181,10 @@ model_t *model_create(const cfg_machine_t *m, uint64_t seed, char *err, size_t e
     if (tlb_setup(md, 4096, err, errlen))
         goto fail;
     uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
-    /* The tail refills every level twice and covers the last bytes of an
-     * operation whose elision depends on the bytes remaining. */
-    uint64_t tail = 2 * cap;
+    /* The tail refills every level (so the final cache contents are the
+     * op's own last lines) and covers the last bytes of an operation whose
+     * elision depends on the bytes remaining. */
+    uint64_t tail = cap + cap / 4;
     if (m->elide_enabled && m->elide_mode == CFG_ELIDE_REMAINING &&
         m->elide_threshold_bytes < UINT64_MAX / 2 && m->elide_threshold_bytes + cap > tail)
         tail = m->elide_threshold_bytes + cap;
@@ -386,6 +388,7 @@ static double ff_spread(const double *v, uint32_t n)
 static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
 {
     md->ff_total_lines++;
+    md->ff_op_lines++;
     if (!md->ff_on || ++md->ff_lines < FF_BLOCK_LINES)
         return 0;
     md->ff_lines = 0;
@@ -409,7 +412,7 @@ static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
     /* Not before every cache level has been filled once (a cold start is a
      * transient, not a steady state). */
     if (md->ff_n < FF_BLOCKS || rem_lines <= md->ff_tail_lines + FF_BLOCK_LINES ||
-        md->ff_total_lines < md->ff_tail_lines)
+        md->ff_op_lines < md->ff_tail_lines)
         return 0;
     double worst = ff_spread(md->ff_dt, FF_BLOCKS);
     if (worst < 0)
@@ -538,7 +541,15 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
     uint64_t lb = md->line_bytes;
     uint64_t a = op->addr, end = op->addr + op->bytes;
     double per_byte_stores = op->bytes ? (double)op->count / (double)op->bytes : 0;
-    double per_byte_insns = op->bytes ? (double)op->insns / (double)op->bytes : 0;
+    md->ff_op_lines = 0;
+    /* Loop-control instructions a kernel announced before its stores (one
+     * TRACE_INSNS per call) are spread over the run they control. */
+    double insns = (double)op->insns;
+    if (!md->pl.valid && md->loose_insns > 0) {
+        insns += md->loose_insns;
+        md->loose_insns = 0;
+    }
+    double per_byte_insns = op->bytes ? insns / (double)op->bytes : 0;
     while (a < end) {
         uint64_t line = a & ~(lb - 1);
         uint64_t piece = line + lb - a;
@@ -577,6 +588,7 @@ static void string_op(model_t *md, const trace_op_t *op)
     if (la == 0)
         la = 1;
     bool nt = (op->flags & TRACE_F_NT) != 0;
+    md->ff_op_lines = 0;
     double w = m->store_width_bytes ? m->store_width_bytes : 8;
     uint64_t a = op->addr, end = op->addr + op->bytes;
     while (a < end) {
@@ -631,6 +643,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
     double t = max2(md->t_issue, md->t_front);
     uint64_t la = m->store_buffer_entries ? m->store_buffer_entries : 1;
     uint64_t end = op->addr + op->bytes;
+    md->ff_op_lines = 0;
     for (uint64_t a = op->addr & ~(lb - 1); a < end;) {
         t += m->line_zero_cycles * per_line;
         t = max2(t, front(md, per_line));

@@ -164,6 +164,9 @@ static const cfg_key_t keys[] = {
     /* memory */
     KEY("memory.latency", CFG_T_TIME_NS, mem_latency_ns, REQ, 10, 5000, FIT, NULL,
         "idle load-to-use latency of DRAM (models/dram.c)"),
+    KEY("memory.write_latency", CFG_T_TIME_NS, mem_write_latency_ns, DEF("0ns"), 0, 5000, FIT, NULL,
+        "time until memory acknowledges a posted line write, which holds its WC buffer until "
+        "then (0: as soon as the write link takes it); memory path (models/dram.c)"),
     KEY("memory.read_bandwidth", CFG_T_BW, mem_read_bpc, REQ, 0.01, 4096, FIT, NULL,
         "read bandwidth one core can reach (models/dram.c)"),
     KEY("memory.write_bandwidth", CFG_T_BW, mem_write_bpc, REQ, 0.01, 4096, FIT, NULL,

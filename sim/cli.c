@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,9 @@ enum {
     OPT_FORMAT,
     OPT_EXACT,
     OPT_SEED,
+    OPT_OUTPUT,
+    OPT_REPEAT,
+    OPT_CPU,
 };
 
 static const struct option run_options[] = {
@@ -142,11 +146,33 @@ static const struct option run_options[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"exact", no_argument, NULL, OPT_EXACT},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"output", required_argument, NULL, OPT_OUTPUT},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 static const char run_shortopts[] = ":hqs:k:l:f:p:";
+
+/* `native`: the workload options of run, plus --repeat and --cpu. */
+static const struct option native_options[] = {
+    {"workload", required_argument, NULL, OPT_WORKLOAD},
+    {"size", required_argument, NULL, 's'},
+    {"chunk", required_argument, NULL, 'k'},
+    {"loops", required_argument, NULL, 'l'},
+    {"function", required_argument, NULL, 'f'},
+    {"fill", required_argument, NULL, OPT_FILL},
+    {"caller", required_argument, NULL, OPT_CALLER},
+    {"page", required_argument, NULL, 'p'},
+    {"fault", required_argument, NULL, OPT_FAULT},
+    {"preempt", required_argument, NULL, OPT_PREEMPT},
+    {"extent-cap", required_argument, NULL, OPT_EXTENT_CAP},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"cpu", required_argument, NULL, OPT_CPU},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
 
 static const struct option list_options[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
@@ -327,6 +353,14 @@ static int run_option(int c, const char *arg, cli_run_t *r, bool *chunk_given, c
             return rc;
         r->opts.seed = v;
         return CLI_OK;
+    case OPT_OUTPUT:
+        if (arg[0] == '\0')
+            return fail(err, errlen, "--output '': give a file name, or '-' for standard output");
+        if (strlen(arg) >= sizeof r->output)
+            return fail(err, errlen, "--output: argument longer than %zu characters",
+                        sizeof r->output - 1);
+        memcpy(r->output, arg, strlen(arg) + 1);
+        return CLI_OK;
     case 'q':
         r->quiet = true;
         return CLI_OK;
@@ -335,12 +369,37 @@ static int run_option(int c, const char *arg, cli_run_t *r, bool *chunk_given, c
     }
 }
 
+void cli_run_init(cli_run_t *r)
+{
+    memset(r, 0, sizeof *r);
+    wl_spec_init(&r->spec);
+    run_opts_init(&r->opts);
+    r->format = REPORT_FMT_TEXT;
+}
+
+bool cli_run_key_known(const char *key)
+{
+    for (const struct option *o = run_options; key && o->name; o++)
+        if (o->has_arg == required_argument && strcmp(o->name, key) == 0)
+            return true;
+    return false;
+}
+
+int cli_run_set(cli_run_t *r, const char *key, const char *value, char *err, size_t errlen)
+{
+    char a[80];
+    for (const struct option *o = run_options; key && o->name; o++) {
+        if (o->has_arg != required_argument || strcmp(o->name, key) != 0)
+            continue;
+        bool chunk_given = false; /* --chunk <= --size is wl_validate()'s here */
+        return run_option(o->val, value ? value : "", r, &chunk_given, err, errlen);
+    }
+    return fail(err, errlen, "unknown run option '%s'", shown(key ? key : "", a, sizeof a));
+}
+
 int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    wl_spec_init(&out->spec);
-    run_opts_init(&out->opts);
-    out->format = REPORT_FMT_TEXT;
+    cli_run_init(out);
 
     bool help = false, chunk_given = false;
     opterr = 0;
@@ -371,6 +430,52 @@ int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errle
     }
     if (out->machine[0] == '\0')
         return fail(err, errlen, "--machine is required; see 'clearsim machines'");
+    return CLI_OK;
+}
+
+int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    cli_run_init(&out->run);
+    out->repeat = NATIVE_REPEAT_DEFAULT;
+    out->cpu = -1;
+
+    bool help = false, chunk_given = false;
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, run_shortopts, native_options, NULL)) != -1) {
+        if (c == '?' || c == ':')
+            return getopt_failure(c, native_options, argc, argv, err, errlen);
+        if (c == 'h') {
+            help = true;
+            continue;
+        }
+        uint64_t v = 0;
+        int rc;
+        if (c == OPT_REPEAT) {
+            if ((rc = cli_parse_uint("--repeat", optarg, 1, NATIVE_REPEAT_MAX, &v, err, errlen)))
+                return rc;
+            out->repeat = (uint32_t)v;
+        } else if (c == OPT_CPU) {
+            if ((rc = cli_parse_uint("--cpu", optarg, 0, CPU_SETSIZE - 1, &v, err, errlen)))
+                return rc;
+            out->cpu = (int32_t)v;
+        } else if ((rc = run_option(c, optarg, &out->run, &chunk_given, err, errlen))) {
+            return rc;
+        }
+    }
+    if (leftover_args(argc, argv, err, errlen) != CLI_OK)
+        return CLI_USAGE;
+    if (help)
+        return CLI_HELP;
+    const wl_spec_t *s = &out->run.spec;
+    if (chunk_given && s->chunk_bytes > s->size_bytes) {
+        char k[32], z[32];
+        unit_format_size(s->chunk_bytes, k, sizeof k);
+        unit_format_size(s->size_bytes, z, sizeof z);
+        return fail(err, errlen, "--chunk (%s) is larger than --size (%s)", k, z);
+    }
     return CLI_OK;
 }
 

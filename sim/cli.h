@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "models/machine.h"
+#include "sim/native.h"
 #include "sim/report.h"
 #include "sim/run.h"
 #include "sim/workload.h"
@@ -44,6 +45,7 @@ typedef struct cli_run {
     wl_spec_t spec;                    /* wl_spec_init() defaults + options */
     run_opts_t opts;                   /* run_opts_init() defaults + --exact, --seed */
     report_format_t format;            /* --format (default text) */
+    char output[CLI_MACHINE_ARG_MAX];  /* --output FILE (sim/outfile.h); "" = stdout */
     bool function_given;               /* -f given (else chosen from the machine) */
     bool caller_given;                 /* --caller given (else chosen from the workload) */
     bool quiet;                        /* -q: no progress on stderr */
@@ -52,6 +54,18 @@ typedef struct cli_run {
 /* argv[0] is the subcommand name ("run"). Returns CLI_OK, CLI_HELP or
  * CLI_USAGE (err set). Not reentrant (getopt state). */
 int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errlen);
+
+/* One parsed `clearsim native` command line: the workload options of `run`
+ * and --format / -q, without --machine, --exact and --seed (which only mean
+ * something to the model), plus --repeat and --cpu. */
+typedef struct cli_native {
+    cli_run_t run;   /* spec, format, quiet; machine stays "" */
+    uint32_t repeat; /* --repeat N: timed runs (default NATIVE_REPEAT_DEFAULT) */
+    int32_t cpu;     /* --cpu N (default -1: the CPU it runs on) */
+} cli_native_t;
+
+/* argv[0] is "native". Returns CLI_OK, CLI_HELP or CLI_USAGE (err set). */
+int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t errlen);
 
 /* `clearsim machines` / `clearsim functions`: only --format text|json and
  * --help. argv[0] is the subcommand name. */
@@ -67,6 +81,20 @@ const char *cli_default_function(const cfg_machine_t *m);
 wl_caller_t cli_default_caller(wl_kind_t kind);
 /* Fill in the machine-dependent defaults of r (function, caller). */
 void cli_apply_defaults(cli_run_t *r, const cfg_machine_t *m);
+
+/* ---- one run option by name (clearsim sweep) ---- */
+
+/* Set the `run` option `key` (its long name without "--": "size", "chunk",
+ * "machine", "function", ...) to `value`, parsed exactly as on the command
+ * line, into r (which cli_run_init() or cli_parse_run() prepared). Only
+ * options that take a value are accepted. Cross-option checks (--chunk <=
+ * --size) are left to wl_validate(). Returns CLI_OK, or CLI_USAGE with a
+ * one-line reason naming --key. */
+int cli_run_set(cli_run_t *r, const char *key, const char *value, char *err, size_t errlen);
+/* True when key is a `run` option that takes a value (see cli_run_set). */
+bool cli_run_key_known(const char *key);
+/* The defaults cli_parse_run() starts from (no machine, text format). */
+void cli_run_init(cli_run_t *r);
 
 /* ---- value parsers (exported for tests); errors name `opt` ---- */
 

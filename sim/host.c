@@ -24,9 +24,12 @@
  *    PERF_COUNT_HW_CPU_CYCLES event succeeds and counts something.
  *  - THP mode: the bracketed word of transparent_hugepage/enabled. Hugetlb:
  *    /sys/kernel/mm/hugepages/hugepages-<N>kB/{nr,free}_hugepages.
- *  - host_match_machine: a bundled machine matches when isa, vendor
- *    (case-insensitive), family and model are equal; several matches are
- *    narrowed by model_name; still several is an error, never a guess.
+ *  - host_match_machine: every bundled machine that loads is a candidate
+ *    when isa, vendor (case-insensitive), family and model are equal. A
+ *    hypervisor guest looks at the dev-* files (development VMs) first, bare
+ *    metal at the others first; the other group is the fallback. Several in
+ *    a group are narrowed by model_name; still several is an error, never a
+ *    guess.
  */
 #include "sim/host.h"
 
@@ -560,95 +563,108 @@ void host_features_format(uint32_t features, char *buf, size_t len)
 
 /* --------------------------------------------------------- machine match */
 
-static int cmp_str(const void *a, const void *b)
+/* One bundled machine whose identity matches the host. */
+typedef struct host_cand {
+    char path[CFG_TEXT_MAX];
+    char name[CFG_NAME_MAX];
+    bool dev;        /* name starts with "dev-": a development VM's file */
+    bool same_model; /* model_name equals the host's too */
+} host_cand_t;
+
+#define HOST_CANDS_MAX 16
+
+/* The single candidate of group `dev` (narrowed by model name when several),
+ * NULL when the group is empty; *ambiguous when several remain. */
+static const host_cand_t *pick_group(const host_cand_t *c, size_t n, bool dev, bool *ambiguous)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const host_cand_t *only = NULL, *exact = NULL;
+    size_t count = 0, nexact = 0;
+    *ambiguous = false;
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].dev != dev)
+            continue;
+        count++;
+        only = &c[i];
+        if (c[i].same_model) {
+            nexact++;
+            exact = &c[i];
+        }
+    }
+    if (count == 1)
+        return only;
+    if (count > 1 && nexact == 1)
+        return exact;
+    *ambiguous = count > 1;
+    return NULL;
 }
 
 int host_match_machine(char *path, size_t len, char *err, size_t errlen)
 {
     host_info_t *h = malloc(sizeof *h);
-    if (!h) {
+    host_cand_t *cand = calloc(HOST_CANDS_MAX, sizeof *cand);
+    static char names[256][CFG_NAME_MAX];
+    size_t n = 0, ncand = 0;
+    int rc = -1;
+    if (!h || !cand) {
         snprintf(err, errlen, "out of memory");
-        return -1;
+        goto out;
     }
-    if (host_detect(h, err, errlen)) {
-        free(h);
-        return -1;
+    if (host_detect(h, err, errlen))
+        goto out;
+    cfg_error_t cerr = {{0}};
+    if (cfg_machine_list(names, sizeof names / sizeof names[0], &n, &cerr) != 0) {
+        snprintf(err, errlen, "%s", cerr.msg);
+        goto out;
     }
-    const char *dir = cfg_configs_dir();
-    DIR *d = dir ? opendir(dir) : NULL;
-    if (!d) {
-        snprintf(err, errlen, "cannot open the bundled machines directory '%s': %s",
-                 dir ? dir : "?", strerror(errno));
-        free(h);
-        return -1;
-    }
-    char *names[256];
-    size_t n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && n < sizeof names / sizeof names[0]) {
-        size_t l = strlen(e->d_name);
-        if (l > 5 && strcmp(e->d_name + l - 5, ".yaml") == 0 && (names[n] = strdup(e->d_name)))
-            n++;
-    }
-    closedir(d);
-    qsort(names, n, sizeof names[0], cmp_str);
-
-    /* Candidates: identity matches; exact: model name matches too. */
-    char cand[8][CFG_TEXT_MAX], exact[8][CFG_TEXT_MAX];
-    size_t ncand = 0, nexact = 0;
-    for (size_t i = 0; i < n; i++) {
+    /* Every bundled machine that loads; identity: isa, vendor, family, model. */
+    for (size_t i = 0; i < n && ncand < HOST_CANDS_MAX; i++) {
         char p[CFG_TEXT_MAX];
-        int w = snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-        if (w < 0 || (size_t)w >= sizeof p)
+        if (cfg_machine_resolve(names[i], p, sizeof p, &cerr) != 0)
             continue;
-        cfg_error_t cerr;
         cfg_machine_t *m = cfg_machine_load(p, &cerr);
         if (!m)
             continue;
         if (m->isa == h->isa && strcasecmp(m->vendor, h->vendor) == 0 && m->family == h->family &&
             m->model == h->model) {
-            if (ncand < 8)
-                snprintf(cand[ncand++], CFG_TEXT_MAX, "%s", p);
-            if (strcasecmp(m->model_name, h->model_name) == 0 && nexact < 8)
-                snprintf(exact[nexact++], CFG_TEXT_MAX, "%s", p);
+            host_cand_t *c = &cand[ncand++];
+            copy_str(c->path, sizeof c->path, p);
+            copy_str(c->name, sizeof c->name, m->name);
+            c->dev = strncmp(m->name, "dev-", 4) == 0;
+            c->same_model = strcasecmp(m->model_name, h->model_name) == 0;
         }
         cfg_machine_destroy(m);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
 
-    const char *pick = NULL;
-    if (ncand == 1)
-        pick = cand[0];
-    else if (nexact == 1)
-        pick = exact[0];
-    int rc = 0;
+    /* A guest prefers the files of development VMs (dev-*); bare metal the others. */
+    bool amb_first = false, amb_second = false;
+    const host_cand_t *pick = pick_group(cand, ncand, h->hypervisor, &amb_first);
+    if (!pick && !amb_first)
+        pick = pick_group(cand, ncand, !h->hypervisor, &amb_second);
     if (pick) {
-        int w = snprintf(path, len, "%s", pick);
-        if (w < 0 || (size_t)w >= len) {
-            snprintf(err, errlen, "machine file path too long: %s", pick);
-            rc = -1;
-        }
+        int w = snprintf(path, len, "%s", pick->path);
+        if (w < 0 || (size_t)w >= len)
+            snprintf(err, errlen, "machine file path too long: %s", pick->path);
+        else
+            rc = 0;
     } else if (ncand == 0) {
         snprintf(err, errlen,
-                 "no bundled machine matches this host (%s family %u model %u, '%s'); "
-                 "choose one with --machine (see 'clearsim machines')",
+                 "no bundled machine matches this host (%s family 0x%x model 0x%x '%s'); run "
+                 "'clearsim detect > configs/myhost.yaml' to make one",
                  h->vendor, h->family, h->model, h->model_name);
-        rc = -1;
     } else {
         char list[512] = "";
+        bool group = amb_first ? h->hypervisor : !h->hypervisor;
         for (size_t i = 0; i < ncand; i++) {
-            const char *base = strrchr(cand[i], '/');
+            if (cand[i].dev != group)
+                continue;
             size_t used = strlen(list);
-            snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
-                     base ? base + 1 : cand[i]);
+            snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", cand[i].name);
         }
         snprintf(err, errlen,
                  "several bundled machines match this host (%s); choose one with --machine", list);
-        rc = -1;
     }
+out:
+    free(cand);
     free(h);
     return rc;
 }

@@ -79,8 +79,11 @@ uint64_t host_cache_bytes(const host_info_t *h, uint32_t level);
 /* Free hugetlb pages of page_bytes, 0 if that size is not configured. */
 uint64_t host_hugepages_free(const host_info_t *h, uint64_t page_bytes);
 /* The bundled machine file (cfg_configs_dir()) that matches this host: same
- * isa, vendor, family and model, narrowed by model_name when several do.
- * Returns 0 with its path, or -1 with a one-line reason (none or several). */
+ * isa, vendor, family and model. A hypervisor guest prefers files named
+ * dev-* (development VMs), bare metal the others; within that group several
+ * matches are narrowed by model_name. Returns 0 with its path, or -1 with a
+ * one-line reason (none - with how to make one with 'clearsim detect' - or
+ * several). */
 int host_match_machine(char *path, size_t len, char *err, size_t errlen);
 /* Feature names, comma-separated ("erms,fsrm,avx2"), into buf. */
 void host_features_format(uint32_t features, char *buf, size_t len);

@@ -10,9 +10,13 @@
  *    invalid, run failure, output failure); 2 usage error (unknown
  *    subcommand or option, bad option value, an option the workload or the
  *    machine rejects).
+ *  - --output FILE goes through sim/outfile.c (temporary + rename). SIGINT,
+ *    SIGTERM and SIGHUP remove the temporaries (outfile_cleanup_signal) and
+ *    then end the process by the same signal, as if unhandled.
  *  - Parsing is in sim/cli.c, printing in sim/report.c, the prediction in
  *    sim/run.c.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +26,12 @@
 #include "kernels/callers.h"
 #include "sim/cfg.h"
 #include "sim/cli.h"
+#include "sim/cmd_model.h"
+#include "sim/cmd_detect.h"
+#include "sim/cmd_native.h"
+#include "sim/cmd_tools.h"
 #include "sim/host.h"
+#include "sim/outfile.h"
 #include "sim/report.h"
 #include "sim/run.h"
 #include "sim/units.h"
@@ -78,6 +87,11 @@ static void usage_main(FILE *out)
           "  run          predict one run of 'perf bench mem memset' or 'perf bench mem mmap'\n"
           "  machines     list the bundled machine files\n"
           "  functions    list the clearing kernels (functions)\n"
+          "  native       run the same workload natively on this host (measured)\n"
+          "  detect       print a machine file (YAML) for this host\n"
+          "  sweep        run 'run' over ranges of options, in parallel, shardable\n"
+          "  tune         recommend non-temporal thresholds and an extent cap\n"
+          "  plot         draw a csv of sweep, tune or a crosscheck with gnuplot\n"
           "  help [CMD]   show the help of a command\n"
           "\n"
           "Options:\n"
@@ -135,6 +149,9 @@ static void usage_run(FILE *out)
             "      --exact               simulate every operation (no steady-state\n"
             "                            extrapolation)\n"
             "      --seed N              seed of random replacement (default %llu)\n"
+            "      --output FILE         write the report to FILE (atomically: a temporary\n"
+            "                            file renamed over FILE on success; FILE is left as\n"
+            "                            it was on any error or interrupt); '-' is stdout\n"
             "  -q, --quiet               no progress report on stderr\n"
             "  -h, --help                show this help\n",
             wl_kind_name(d.kind), size, (unsigned)d.loops, (unsigned)d.fill, page,
@@ -193,6 +210,8 @@ static int cmd_run(int argc, char **argv)
     cli_run_t *r = malloc(sizeof *r);
     run_result_t *res = malloc(sizeof *res);
     cfg_machine_t *m = NULL;
+    outfile_t *of = NULL;
+    FILE *out = stdout;
     int rc = EXIT_RUNTIME;
     if (!r || !res) {
         errorf("run: out of memory");
@@ -226,18 +245,36 @@ static int cmd_run(int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
+    /* open the output before the run, so that a bad --output fails at once */
+    if (r->output[0]) {
+        of = outfile_open(r->output, err, sizeof err);
+        if (!of) {
+            errorf("run: --output %s", err);
+            goto out;
+        }
+        out = outfile_fp(of);
+    }
     r->opts.progress = !r->quiet && isatty(STDERR_FILENO);
     memset(res, 0, sizeof *res);
     if (run_predict(m, &r->spec, &r->opts, res, err, sizeof err) != 0) {
         errorf("run: %s", err);
         goto out;
     }
-    if (report_run(stdout, r->format, res, err, sizeof err) != 0) {
+    if (report_run(out, r->format, res, err, sizeof err) != 0) {
         errorf("run: %s", err);
         goto out;
     }
+    if (of) {
+        outfile_t *done = of;
+        of = NULL;
+        if (outfile_commit(done, err, sizeof err) != 0) {
+            errorf("run: --output %s", err);
+            goto out;
+        }
+    }
     rc = finish_output();
 out:
+    outfile_abort(of);
     if (m)
         cfg_machine_destroy(m);
     free(res);
@@ -331,6 +368,13 @@ static const command_t commands[] = {
     {"run", cmd_run, usage_run},
     {"machines", cmd_machines, usage_machines},
     {"functions", cmd_functions, usage_functions},
+    {"native", cmd_native, cmd_native_usage},
+    {"detect", cmd_detect, cmd_detect_usage},
+    {"sweep", cmd_sweep_main, cmd_sweep_usage},
+    {"tune", cmd_tune_main, cmd_tune_usage},
+    {"plot", cmd_plot_main, cmd_plot_usage},
+    {"calibrate", cmd_calibrate_main, cmd_calibrate_usage},
+    {"crosscheck", cmd_crosscheck_main, cmd_crosscheck_usage},
     {NULL, NULL, NULL},
 };
 
@@ -351,9 +395,34 @@ static const char *shown(const char *s, char *buf, size_t len)
     return buf;
 }
 
+/* SIGINT, SIGTERM, SIGHUP: drop the temporaries of --output, then die of the
+ * signal (the default action), so that the caller sees the interrupt. */
+static void on_interrupt(int sig)
+{
+    outfile_cleanup_signal();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_interrupts(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        /* a signal ignored by whoever started us (nohup, a background job) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 int main(int argc, char **argv)
 {
     char a[80];
+    catch_interrupts();
     if (argc < 2) {
         errorf("no command given; see 'clearsim --help'");
         return EXIT_USAGE;

@@ -9,6 +9,11 @@
  *    perf-named counters (run_std_counters first, in that order, then any
  *    other counter the machine maps) and the per-level traffic (from
  *    stats_t). The three printers only walk that row.
+ *  - Native results (sim/native.h) go through the same row and printers:
+ *    report_collect_native() is report_collect() of the embedded run_result_t
+ *    with what a native run does not measure set to null (traffic; cycles
+ *    without a cycles counter), then the `native` object. The text printer
+ *    swaps the simulated model/traffic lines for the run statistics.
  *  - Traffic comes straight from the internal events: lN.hits / lN.misses /
  *    lN.writebacks are line counts (ST_Ln_HITS, ST_Ln_MISSES,
  *    ST_Ln_WRITEBACKS), dram_read_bytes / dram_write_bytes are the byte
@@ -29,6 +34,7 @@
 
 #include "kernels/callers.h"
 #include "kernels/kernels.h"
+#include "sim/native.h"
 #include "sim/units.h"
 #include "sim/workload.h"
 
@@ -316,6 +322,85 @@ const report_field_t *report_row_find(const report_row_t *row, const char *a, co
 }
 
 /* ------------------------------------------------------------------------ */
+/* native results                                                            */
+
+static int add_str_at(report_row_t *row, const char *a, const char *b, const char *c, const char *v,
+                      char *err, size_t errlen)
+{
+    report_field_t *f;
+    ADD_OR_FAIL(f, a, b, c);
+    f->kind = v && v[0] ? REPORT_V_STR : REPORT_V_NULL;
+    f->s = v;
+    return 0;
+}
+
+static int add_double_at(report_row_t *row, const char *a, const char *b, const char *c, double v,
+                         char *err, size_t errlen)
+{
+    report_field_t *f;
+    ADD_OR_FAIL(f, a, b, c);
+    f->kind = isfinite(v) ? REPORT_V_DOUBLE : REPORT_V_NULL;
+    f->d = v;
+    return 0;
+}
+
+static int add_native_stat(report_row_t *row, const char *key, const native_stat_t *st, char *err,
+                           size_t errlen)
+{
+    return add_double_at(row, "native", key, "mean", st->mean, err, errlen) ||
+                   add_double_at(row, "native", key, "stddev", st->stddev, err, errlen) ||
+                   add_double_at(row, "native", key, "ci95", st->ci95, err, errlen)
+               ? -1
+               : 0;
+}
+
+int report_collect_native(const native_result_t *n, report_row_t *row, char *err, size_t errlen)
+{
+    if (report_collect(&n->run, row, err, errlen) != 0)
+        return -1;
+    /* what a native run does not measure is null, never a made-up zero */
+    for (size_t i = 0; i < row->n; i++) {
+        report_field_t *f = &row->f[i];
+        if (strcmp(f->path[0], "traffic") == 0 ||
+            (f->depth == 1 && strcmp(f->path[0], "cycles") == 0 && !n->cycles_measured))
+            f->kind = REPORT_V_NULL;
+    }
+#define TERMINATED(field) (memchr((field), '\0', sizeof(field)) != NULL)
+    if (!TERMINATED(n->counters_via) || !TERMINATED(n->counters_reason) ||
+        !TERMINATED(n->host_model) || !TERMINATED(n->kernel_release) ||
+        !TERMINATED(n->kernel_version) || !TERMINATED(n->kernel_preempt) ||
+        !TERMINATED(n->preempt_source) || !TERMINATED(n->page_how)) {
+        set_err(err, errlen, "report: a native string is not terminated");
+        return -1;
+    }
+#undef TERMINATED
+    if (add_u64(row, "native", "repeat", NULL, n->repeat, err, errlen) ||
+        add_u64(row, "native", "cpu", NULL, n->cpu, err, errlen) ||
+        add_native_stat(row, "seconds", &n->seconds, err, errlen) ||
+        add_native_stat(row, "bytes_per_sec", &n->bytes_per_sec, err, errlen) ||
+        add_str_at(row, "native", "page_mode", NULL, native_page_mode_name(n->page_mode), err,
+                   errlen) ||
+        add_str_at(row, "native", "page_how", NULL, n->page_how, err, errlen) ||
+        add_u64(row, "native", "huge_bytes", NULL, n->huge_bytes, err, errlen) ||
+        add_str_at(row, "native", "counters_via", NULL, n->counters_via, err, errlen) ||
+        add_str_at(row, "native", "counters_reason", NULL, n->counters_reason, err, errlen) ||
+        add_str_at(row, "native", "host_model", NULL, n->host_model, err, errlen) ||
+        add_str_at(row, "native", "kernel_release", NULL, n->kernel_release, err, errlen) ||
+        add_str_at(row, "native", "kernel_version", NULL, n->kernel_version, err, errlen) ||
+        add_str_at(row, "native", "kernel_preempt", NULL, n->kernel_preempt, err, errlen) ||
+        add_str_at(row, "native", "preempt_source", NULL, n->preempt_source, err, errlen))
+        return -1;
+    return 0;
+}
+
+/* The row of a simulated result (n NULL) or of a native one. */
+static int collect_any(const run_result_t *r, const native_result_t *n, report_row_t *row,
+                       char *err, size_t errlen)
+{
+    return n ? report_collect_native(n, row, err, errlen) : report_collect(r, row, err, errlen);
+}
+
+/* ------------------------------------------------------------------------ */
 /* json                                                                      */
 
 /* A json value for a field, or NULL with a reason. */
@@ -343,14 +428,14 @@ static json_t *field_json(const report_field_t *f, char *err, size_t errlen)
     return NULL;
 }
 
-void *report_run_json(const run_result_t *r, char *err, size_t errlen)
+static json_t *row_json(const run_result_t *r, const native_result_t *n, char *err, size_t errlen)
 {
     report_row_t *row = malloc(sizeof *row);
     if (!row) {
         set_err(err, errlen, "report: out of memory");
         return NULL;
     }
-    if (report_collect(r, row, err, errlen) != 0) {
+    if (collect_any(r, n, row, err, errlen) != 0) {
         free(row);
         return NULL;
     }
@@ -387,6 +472,16 @@ fail:
     json_decref(root);
     free(row);
     return NULL;
+}
+
+void *report_run_json(const run_result_t *r, char *err, size_t errlen)
+{
+    return row_json(r, NULL, err, errlen);
+}
+
+void *report_native_json(const native_result_t *n, char *err, size_t errlen)
+{
+    return row_json(&n->run, n, err, errlen);
 }
 
 static int dump_json(FILE *out, json_t *root, char *err, size_t errlen)
@@ -437,15 +532,15 @@ static void csv_value(FILE *out, const report_field_t *f)
     }
 }
 
-static int csv_print(FILE *out, const run_result_t *r, bool header, bool values, char *err,
-                     size_t errlen)
+static int csv_print(FILE *out, const run_result_t *r, const native_result_t *n, bool header,
+                     bool values, char *err, size_t errlen)
 {
     report_row_t *row = malloc(sizeof *row);
     if (!row) {
         set_err(err, errlen, "report: out of memory");
         return -1;
     }
-    if (report_collect(r, row, err, errlen) != 0) {
+    if (collect_any(r, n, row, err, errlen) != 0) {
         free(row);
         return -1;
     }
@@ -480,12 +575,22 @@ static int csv_print(FILE *out, const run_result_t *r, bool header, bool values,
 
 int report_csv_header(FILE *out, const run_result_t *r, char *err, size_t errlen)
 {
-    return csv_print(out, r, true, false, err, errlen);
+    return csv_print(out, r, NULL, true, false, err, errlen);
 }
 
 int report_csv_row(FILE *out, const run_result_t *r, char *err, size_t errlen)
 {
-    return csv_print(out, r, false, true, err, errlen);
+    return csv_print(out, r, NULL, false, true, err, errlen);
+}
+
+int report_native_csv_header(FILE *out, const native_result_t *n, char *err, size_t errlen)
+{
+    return csv_print(out, &n->run, n, true, false, err, errlen);
+}
+
+int report_native_csv_row(FILE *out, const native_result_t *n, char *err, size_t errlen)
+{
+    return csv_print(out, &n->run, n, false, true, err, errlen);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -560,14 +665,67 @@ static void text_size(uint64_t bytes, char *buf, size_t len)
     unit_format_size(bytes, buf, len);
 }
 
-static int text_print(FILE *out, const run_result_t *r, char *err, size_t errlen)
+/* A real as text with 9 decimals, or "-" when null. */
+static const char *text_real(const report_field_t *f, const char *fmt, char *buf, size_t len)
+{
+    if (!f || f->kind != REPORT_V_DOUBLE)
+        return "-";
+    snprintf(buf, len, fmt, f->d);
+    return buf;
+}
+
+/* The measured part of a native result: throughput with its statistics,
+ * measured counters (or why there are none), time. */
+static void text_native_body(FILE *out, const report_row_t *row, const native_result_t *n)
+{
+    char a[64], b[64], c[64];
+    const report_field_t *bps = report_row_find(row, "native", "bytes_per_sec", "mean");
+    const report_field_t *bsd = report_row_find(row, "native", "bytes_per_sec", "stddev");
+    const report_field_t *bci = report_row_find(row, "native", "bytes_per_sec", "ci95");
+    if (bps && bps->kind == REPORT_V_DOUBLE) {
+        fprintf(out, "%15f GB/sec  (GB = 2^30 bytes; mean of %" PRIu32 " run%s",
+                bps->d / 1073741824.0, n->repeat, n->repeat == 1 ? "" : "s");
+        if (bci && bci->kind == REPORT_V_DOUBLE && bsd && bsd->kind == REPORT_V_DOUBLE)
+            fprintf(out, ", +- %f 95%% CI, stddev %f", bci->d / 1073741824.0,
+                    bsd->d / 1073741824.0);
+        fprintf(out, ")\n%15.0f bytes/sec\n", bps->d);
+    } else {
+        fprintf(out, "%15s GB/sec\n%15s bytes/sec\n", "-", "-");
+    }
+
+    fprintf(out, "\n Performance counter stats (native, CPU %" PRIu32 ", mean per run):\n\n",
+            n->cpu);
+    for (size_t i = 0; i < row->n; i++) {
+        const report_field_t *f = &row->f[i];
+        if (strcmp(f->path[0], "counters") != 0)
+            continue;
+        if (f->kind == REPORT_V_NULL)
+            fprintf(out, "%*s      %s\n", TEXT_VALUE_WIDTH, "<not counted>", f->path[1]);
+        else
+            text_counter_line(out, row, f);
+    }
+    if (n->counters_reason[0])
+        fprintf(out, "\n # counters: %s\n", n->counters_reason);
+    fputc('\n', out);
+
+    const report_field_t *sec = report_row_find(row, "native", "seconds", "mean");
+    fprintf(out, "%*s      seconds per run (mean; +- %s 95%% CI, stddev %s)\n", TEXT_VALUE_WIDTH,
+            text_real(sec, "%.9f", a, sizeof a),
+            text_real(report_row_find(row, "native", "seconds", "ci95"), "%.9f", b, sizeof b),
+            text_real(report_row_find(row, "native", "seconds", "stddev"), "%.9f", c, sizeof c));
+    fprintf(out, "%*s      bytes cleared per run\n", TEXT_VALUE_WIDTH,
+            report_group_digits(top_u64(row, "bytes"), a, sizeof a));
+}
+
+static int text_print(FILE *out, const run_result_t *r, const native_result_t *n, char *err,
+                      size_t errlen)
 {
     report_row_t *row = malloc(sizeof *row);
     if (!row) {
         set_err(err, errlen, "report: out of memory");
         return -1;
     }
-    if (report_collect(r, row, err, errlen) != 0) {
+    if (collect_any(r, n, row, err, errlen) != 0) {
         free(row);
         return -1;
     }
@@ -581,7 +739,16 @@ static int text_print(FILE *out, const run_result_t *r, char *err, size_t errlen
         fprintf(out, "# function '%s' (%s)\n", function, k->description);
     else
         fprintf(out, "# function '%s'\n", function);
-    fprintf(out, "# machine '%s' (simulated)\n", top_str(row, "machine"));
+    if (n) {
+        text_size(n->huge_bytes, b, sizeof b);
+        fprintf(out, "# host '%s' (native; CPU %" PRIu32 ", warm-up + %" PRIu32 " timed run%s)\n",
+                n->host_model[0] ? n->host_model : "?", n->cpu, n->repeat,
+                n->repeat == 1 ? "" : "s");
+        fprintf(out, "# pages: %s (%s); %s in huge pages\n", native_page_mode_name(n->page_mode),
+                n->page_how, b);
+    } else {
+        fprintf(out, "# machine '%s' (simulated)\n", top_str(row, "machine"));
+    }
     text_size(top_u64(row, "size_bytes"), a, sizeof a);
     uint64_t loops = top_u64(row, "loops");
     if (r->spec.kind == WL_MMAP) {
@@ -591,6 +758,11 @@ static int text_print(FILE *out, const run_result_t *r, char *err, size_t errlen
                 top_str(row, "fault"), loops, loops == 1 ? "" : "s");
         fprintf(out, "# caller '%s', preempt '%s', extent cap %s\n", top_str(row, "caller"),
                 top_str(row, "preempt"), c);
+        if (n)
+            fprintf(out,
+                    "# (those describe the simulated kernel; here Linux %s clears the pages, "
+                    "preemption '%s' from %s)\n",
+                    n->kernel_release, n->kernel_preempt, n->preempt_source);
     } else {
         uint64_t chunk = top_u64(row, "chunk_bytes");
         if (chunk == 0)
@@ -601,6 +773,16 @@ static int text_print(FILE *out, const run_result_t *r, char *err, size_t errlen
                 a, b, chunk == 0 ? "" : " chunks", loops, loops == 1 ? "" : "s",
                 top_u64(row, "fill"));
         fprintf(out, "# caller '%s'\n", top_str(row, "caller"));
+    }
+    if (n) {
+        fputc('\n', out);
+        text_native_body(out, row, n);
+        free(row);
+        if (ferror(out)) {
+            set_err(err, errlen, "report: cannot write output");
+            return -1;
+        }
+        return 0;
     }
     const report_field_t *eb = top(row, "error_bound");
     if (r->extrapolated) {
@@ -674,11 +856,32 @@ int report_run(FILE *out, report_format_t fmt, const run_result_t *r, char *err,
 {
     switch (fmt) {
     case REPORT_FMT_TEXT:
-        return text_print(out, r, err, errlen);
+        return text_print(out, r, NULL, err, errlen);
     case REPORT_FMT_CSV:
-        return csv_print(out, r, true, true, err, errlen);
+        return csv_print(out, r, NULL, true, true, err, errlen);
     case REPORT_FMT_JSON: {
         json_t *root = report_run_json(r, err, errlen);
+        if (!root)
+            return -1;
+        int rc = dump_json(out, root, err, errlen);
+        json_decref(root);
+        return rc;
+    }
+    }
+    set_err(err, errlen, "report: unknown format %d", (int)fmt);
+    return -1;
+}
+
+int report_native(FILE *out, report_format_t fmt, const native_result_t *n, char *err,
+                  size_t errlen)
+{
+    switch (fmt) {
+    case REPORT_FMT_TEXT:
+        return text_print(out, &n->run, n, err, errlen);
+    case REPORT_FMT_CSV:
+        return csv_print(out, &n->run, n, true, true, err, errlen);
+    case REPORT_FMT_JSON: {
+        json_t *root = report_native_json(n, err, errlen);
         if (!root)
             return -1;
         int rc = dump_json(out, root, err, errlen);

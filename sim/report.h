@@ -61,9 +61,9 @@ typedef struct report_field {
     bool b;        /* REPORT_V_BOOL */
 } report_field_t;
 
-/* Inputs, results, the standard counters plus any extra mapped ones, and the
- * traffic fields. */
-#define REPORT_FIELDS_MAX (40 + RUN_COUNTERS_MAX)
+/* Inputs, results, the standard counters plus any extra mapped ones, the
+ * traffic fields and (native runs) the native object. */
+#define REPORT_FIELDS_MAX (64 + RUN_COUNTERS_MAX)
 
 typedef struct report_row {
     size_t n;
@@ -88,6 +88,25 @@ int report_csv_row(FILE *out, const run_result_t *r, char *err, size_t errlen);
 /* The json object of one result (caller json_decref()s it), or NULL with a
  * reason. Declared as void * so that this header does not need jansson.h. */
 void *report_run_json(const run_result_t *r, char *err, size_t errlen);
+
+/* ---- native results (clearsim native; sim/native.h) ---- */
+
+/* The run fields of n->run, with what a native run does not measure set to
+ * null (cycles when the cycles counter was not counted, traffic), followed
+ * by the `native` object: repeat, cpu, the seconds and bytes_per_sec
+ * statistics, page mode, counters, host kernel (docs/JSON.md). Strings point
+ * into n. Returns 0, or -1 with a reason. */
+struct native_result;
+int report_collect_native(const struct native_result *n, report_row_t *row, char *err,
+                          size_t errlen);
+/* Print one native result in the given format; the same printers as
+ * report_run(). */
+int report_native(FILE *out, report_format_t fmt, const struct native_result *n, char *err,
+                  size_t errlen);
+int report_native_csv_header(FILE *out, const struct native_result *n, char *err, size_t errlen);
+int report_native_csv_row(FILE *out, const struct native_result *n, char *err, size_t errlen);
+/* The json object of one native result (caller json_decref()s it). */
+void *report_native_json(const struct native_result *n, char *err, size_t errlen);
 
 /* ---- listings ---- */
 

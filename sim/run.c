@@ -50,7 +50,6 @@ typedef struct run_ctx {
     /* workload-level fast-forward */
     bool ff;
     bool streaming; /* footprint far larger than the caches */
-    bool warm;      /* the warm-up already filled the caches */
     uint64_t periods_per_loop;
     uint64_t block_periods; /* periods per comparison block */
     uint64_t tail_periods;  /* periods always simulated at the end */
@@ -93,8 +92,9 @@ static uint64_t ff_block(run_ctx_t *c)
     c->hist[c->nhist++] = d;
     if (c->nhist < FF_HIST || c->periods >= c->total_periods)
         return 0;
-    /* Not before the caches have been filled once since the start. */
-    if (c->periods < c->tail_periods && !c->warm)
+    /* Not before the caches have been refilled by the measured work itself
+     * (a warm-up that did not allocate - elided, NT - leaves them cold). */
+    if (c->periods < c->tail_periods)
         return 0;
     uint64_t remaining = c->total_periods - c->periods;
     if (remaining <= c->tail_periods)
@@ -163,11 +163,24 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
     return 0;
 }
 
-/* Periods (kernel calls or folios) the workload will report, for the ETA. */
-static uint64_t expected_periods(const wl_spec_t *s)
+/* Kernel calls in the measured region (the workload's periods), for the ETA
+ * and the fast-forward tail. */
+static uint64_t calls_per_folio(const cfg_machine_t *m, const wl_spec_t *s)
+{
+    uint64_t folio = s->page_bytes;
+    if (s->caller == WL_CALLER_PAGE)
+        return folio > CALLER_SUBPAGE_BYTES ? folio / CALLER_SUBPAGE_BYTES : 1;
+    (void)m;
+    bool capped = s->preempt == CALLER_PREEMPT_NONE || s->preempt == CALLER_PREEMPT_VOLUNTARY;
+    if (!capped || !s->extent_cap_bytes || folio <= s->extent_cap_bytes)
+        return 1;
+    return (folio + s->extent_cap_bytes - 1) / s->extent_cap_bytes;
+}
+
+static uint64_t expected_periods(const cfg_machine_t *m, const wl_spec_t *s)
 {
     if (s->kind == WL_MMAP)
-        return s->page_bytes ? s->size_bytes / s->page_bytes * s->loops : 0;
+        return s->page_bytes ? s->size_bytes / s->page_bytes * calls_per_folio(m, s) * s->loops : 0;
     uint64_t chunk = s->chunk_bytes ? s->chunk_bytes : s->size_bytes;
     if (s->caller == WL_CALLER_REPEAT || chunk == 0)
         return s->loops;
@@ -179,7 +192,7 @@ static void ff_setup(run_ctx_t *c, const cfg_machine_t *m, const wl_spec_t *s, b
     uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
     uint64_t period_bytes;
     if (s->kind == WL_MMAP)
-        period_bytes = s->page_bytes;
+        period_bytes = s->page_bytes / calls_per_folio(m, s);
     else if (s->caller == WL_CALLER_REPEAT || !s->chunk_bytes)
         period_bytes = s->size_bytes;
     else
@@ -191,9 +204,7 @@ static void ff_setup(run_ctx_t *c, const cfg_machine_t *m, const wl_spec_t *s, b
     c->periods_per_loop = c->total_periods / loops ? c->total_periods / loops : 1;
     c->streaming = s->size_bytes >= 4 * cap;
     c->block_periods = (FF_BLOCK_BYTES + period_bytes - 1) / period_bytes;
-    c->tail_periods = (2 * cap + period_bytes - 1) / period_bytes;
-    /* memset's warm-up pass over the buffer fills the caches before the ROI */
-    c->warm = s->kind == WL_MEMSET;
+    c->tail_periods = (cap + cap / 4 + period_bytes - 1) / period_bytes;
     if (c->tail_periods < 2)
         c->tail_periods = 2;
     if (!c->streaming && c->tail_periods < c->periods_per_loop)
@@ -253,7 +264,7 @@ int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t 
                           spec->page_bytes ? spec->page_bytes : 4096);
 
     run_ctx_t ctx = {.md = md};
-    ctx.total_periods = expected_periods(spec);
+    ctx.total_periods = expected_periods(m, spec);
     ff_setup(&ctx, m, spec, !opts->exact);
     model_set_fast_forward(md, !opts->exact);
     ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);

@@ -14,12 +14,9 @@
 #include <stdlib.h>
 
 struct trace {
+    trace_head_t h; /* first: trace_emit() in trace.h merges runs through it */
     trace_sink_fn sink;
     void *ctx;
-    bool coalesce;
-    bool have_pending;
-    int error;
-    trace_op_t pending;
 };
 
 trace_t *trace_create(trace_sink_fn sink, void *ctx, bool coalesce)
@@ -29,7 +26,7 @@ trace_t *trace_create(trace_sink_fn sink, void *ctx, bool coalesce)
         return NULL;
     t->sink = sink;
     t->ctx = ctx;
-    t->coalesce = coalesce;
+    t->h.coalesce = coalesce;
     return t;
 }
 
@@ -40,18 +37,18 @@ void trace_destroy(trace_t *t)
 
 static void deliver(trace_t *t, const trace_op_t *op)
 {
-    if (t->error)
+    if (t->h.error)
         return;
     int rc = t->sink(t->ctx, op);
     if (rc)
-        t->error = rc;
+        t->h.error = rc;
 }
 
 void trace_flush(trace_t *t)
 {
-    if (t->have_pending) {
-        t->have_pending = false;
-        deliver(t, &t->pending);
+    if (t->h.have_pending) {
+        t->h.have_pending = false;
+        deliver(t, &t->h.pending);
     }
 }
 
@@ -67,36 +64,36 @@ static bool mergeable(const trace_op_t *p, const trace_op_t *op)
     return p->width == op->width && p->fill == op->fill && p->addr + p->bytes == op->addr;
 }
 
-void trace_emit(trace_t *t, const trace_op_t *op)
+void trace_emit_slow(trace_t *t, const trace_op_t *op)
 {
-    if (!t->coalesce) {
+    if (!t->h.coalesce) {
         deliver(t, op);
         return;
     }
-    if (op->kind == TRACE_INSNS && t->have_pending &&
-        (t->pending.kind == TRACE_STORE || t->pending.kind == TRACE_STORE_NT ||
-         t->pending.kind == TRACE_LOAD || t->pending.kind == TRACE_LINE_ZERO) &&
-        t->pending.insns < (UINT32_MAX >> 1)) {
-        t->pending.insns += op->count;
+    if (op->kind == TRACE_INSNS && t->h.have_pending &&
+        (t->h.pending.kind == TRACE_STORE || t->h.pending.kind == TRACE_STORE_NT ||
+         t->h.pending.kind == TRACE_LOAD || t->h.pending.kind == TRACE_LINE_ZERO) &&
+        t->h.pending.insns < (UINT32_MAX >> 1)) {
+        t->h.pending.insns += op->count;
         return;
     }
-    if (t->have_pending && mergeable(&t->pending, op)) {
-        t->pending.bytes += op->bytes;
-        t->pending.count += op->count;
-        t->pending.insns += op->insns;
+    if (t->h.have_pending && mergeable(&t->h.pending, op)) {
+        t->h.pending.bytes += op->bytes;
+        t->h.pending.count += op->count;
+        t->h.pending.insns += op->insns;
         /* Keep the count bounded; deliver before it could wrap. */
-        if (t->pending.count >= (UINT32_MAX >> 1))
+        if (t->h.pending.count >= (UINT32_MAX >> 1))
             trace_flush(t);
         return;
     }
     trace_flush(t);
-    t->pending = *op;
-    t->have_pending = true;
+    t->h.pending = *op;
+    t->h.have_pending = true;
 }
 
 int trace_error(const trace_t *t)
 {
-    return t->error;
+    return t->h.error;
 }
 
 const char *trace_kind_name(trace_kind_t k)

@@ -67,7 +67,58 @@ trace_t *trace_create(trace_sink_fn sink, void *ctx, bool coalesce);
 void trace_destroy(trace_t *t);
 
 /* Emit one op (coalescing where allowed). */
-void trace_emit(trace_t *t, const trace_op_t *op);
+void trace_emit_slow(trace_t *t, const trace_op_t *op);
+
+/* Private: the head of struct trace, exposed only so that trace_emit() can
+ * merge the common case (the next store of a run) inline; kernels emit one
+ * op per instruction, hundreds of millions per prediction. Use the
+ * functions, never these fields. */
+typedef struct trace_head_ {
+    bool coalesce;
+    bool have_pending;
+    int error;
+    trace_op_t pending;
+} trace_head_t;
+
+static inline void trace_emit(trace_t *t, const trace_op_t *op)
+{
+    trace_head_t *h = (trace_head_t *)t;
+    trace_op_t *p = &h->pending;
+    if (h->coalesce && h->have_pending && p->kind == op->kind && p->width == op->width &&
+        p->fill == op->fill && p->flags == op->flags && p->addr + p->bytes == op->addr &&
+        (op->kind == TRACE_STORE || op->kind == TRACE_STORE_NT) && p->count < (UINT32_MAX >> 1)) {
+        p->bytes += op->bytes;
+        p->count += op->count;
+        p->insns += op->insns;
+        return;
+    }
+    trace_emit_slow(t, op);
+}
+
+/* The same as trace_emit() of an op with these fields (insns = 0), without
+ * building the op first: the hot path of every kernel's store loop. */
+static inline void trace_emit_fields(trace_t *t, trace_kind_t kind, uint64_t addr, uint64_t bytes,
+                                     uint32_t count, uint16_t width, uint8_t fill, uint32_t flags)
+{
+    trace_head_t *h = (trace_head_t *)t;
+    trace_op_t *p = &h->pending;
+    if (h->coalesce && h->have_pending && (kind == TRACE_STORE || kind == TRACE_STORE_NT) &&
+        p->kind == (uint8_t)kind && p->width == width && p->fill == fill && p->flags == flags &&
+        p->addr + p->bytes == addr && p->count < (UINT32_MAX >> 1)) {
+        p->bytes += bytes;
+        p->count += count;
+        return;
+    }
+    trace_op_t op = {.addr = addr,
+                     .bytes = bytes,
+                     .count = count,
+                     .width = width,
+                     .kind = (uint8_t)kind,
+                     .fill = fill,
+                     .flags = flags};
+    trace_emit_slow(t, &op);
+}
+
 /* Hand any pending coalesced op to the sink. */
 void trace_flush(trace_t *t);
 /* First non-zero code a sink returned, or 0. */

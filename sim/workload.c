@@ -282,14 +282,12 @@ static void trace_mmap(const wl_spec_t *s, const cfg_machine_t *m, wl_run_t *r,
 
     mark(r, WL_MARK_ROI_BEGIN);
     r->fill = 0;
-    r->period_per_call = false;
+    /* A period is one kernel call (a subpage, an extent or a whole folio):
+     * the runner may skip calls; faults and touches are always emitted. */
+    r->period_per_call = true;
     for (uint32_t l = 0; l < s->loops && !trace_error(t); l++) {
         for (uint64_t i = 0; i < npages && !trace_error(t); i++) {
             const uint64_t folio = s->base_addr + i * s->page_bytes;
-            if (r->skip) {
-                r->skip--; /* fast-forwarded: the runner has counted this folio */
-                continue;
-            }
             if (demand)
                 emit(t, TRACE_INSNS, 0, 0, WL_TOUCH_INSNS, 0, 0);
             emit(t, TRACE_FAULT, folio, s->page_bytes, 0, 0, demand ? 0 : TRACE_F_POPULATE);
@@ -299,7 +297,6 @@ static void trace_mmap(const wl_spec_t *s, const cfg_machine_t *m, wl_run_t *r,
                 caller_extent(folio, s->page_bytes, s->preempt, s->extent_cap_bytes, cb);
             if (demand)
                 emit(t, TRACE_STORE, folio, 1, 1, 1, 0);
-            mark(r, WL_MARK_PERIOD);
         }
         mark(r, WL_MARK_LOOP);
     }

@@ -1,0 +1,826 @@
+/*
+ * calibrate.c - calibration data, prediction of measured cases, and the fit.
+ *
+ * Notes
+ *  - What it does: see calibrate.h. The data file is YAML (libyaml); its
+ *    cases are `clearsim run` command lines parsed by sim/cli.c, so a case
+ *    means exactly what the same command means.
+ *  - Predictions run through run_predict() (fast-forward on unless exact),
+ *    cases spread over threads; each thread has its own model.
+ *  - Writing the calibrated file edits only the values of the fitted keys,
+ *    located by their libyaml marks in the original text, so every source
+ *    comment stays where it was.
+ *  - Units: parameters in their stored units (configs/README.md).
+ */
+#include "sim/calibrate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_vector.h>
+#include <yaml.h>
+
+#include "sim/cli.h"
+#include "sim/outfile.h"
+#include "sim/progress.h"
+#include "sim/run.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+double cal_rel_error(const cal_case_t *c, double pred)
+{
+    return c->value != 0 ? (pred - c->value) / c->value : 0;
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+typedef struct loader {
+    yaml_document_t doc;
+    const char *path;
+    char *err;
+    size_t errlen;
+} loader_t;
+
+static int at(loader_t *l, const yaml_node_t *n, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int at(loader_t *l, const yaml_node_t *n, const char *what, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    snprintf(l->err, l->errlen, "%s:%zu:%zu: %s: %s", l->path, n ? n->start_mark.line + 1 : 0,
+             n ? n->start_mark.column + 1 : 0, what, msg);
+    return -1;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int get_double(loader_t *l, const yaml_node_t *n, const char *what, double *out)
+{
+    const char *s = scalar(n);
+    char *end;
+    if (!s)
+        return at(l, n, what, "expected a number");
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v))
+        return at(l, n, what, "'%s' is not a number", s);
+    *out = v;
+    return 0;
+}
+
+static int get_string(loader_t *l, const yaml_node_t *n, const char *what, char *dst, size_t len)
+{
+    const char *s = scalar(n);
+    if (!s)
+        return at(l, n, what, "expected a string");
+    if (strlen(s) >= len)
+        return at(l, n, what, "longer than %zu characters", len - 1);
+    memcpy(dst, s, strlen(s) + 1);
+    return 0;
+}
+
+/* Split args on blanks into argv (after "run"); parse as `clearsim run`. */
+static int parse_args(loader_t *l, const yaml_node_t *n, const cfg_machine_t *m, cal_case_t *c)
+{
+    char buf[sizeof(c->args)];
+    memcpy(buf, c->args, sizeof(buf));
+    char *argv[64];
+    int argc = 0;
+    char mach[CFG_NAME_MAX];
+    snprintf(mach, sizeof(mach), "%s", m->name); /* cases run on the machine being fitted */
+    argv[argc++] = "run";
+    argv[argc++] = "--machine";
+    argv[argc++] = mach;
+    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
+        if (argc >= 62)
+            return at(l, n, "args", "too many words");
+        argv[argc++] = tok;
+    }
+    argv[argc] = NULL;
+    static cli_run_t r; /* large; parsing is single-threaded */
+    char why[256];
+    int rc = cli_parse_run(argc, argv, &r, why, sizeof(why));
+    if (rc != CLI_OK)
+        return at(l, n, "args", "%s", rc == CLI_HELP ? "--help is not a case" : why);
+    cli_apply_defaults(&r, m);
+    if (wl_validate(&r.spec, m, why, sizeof(why)))
+        return at(l, n, "args", "%s", why);
+    c->spec = r.spec;
+    return 0;
+}
+
+static int load_case(loader_t *l, yaml_node_t *map, const cfg_machine_t *m, cal_case_t *c)
+{
+    if (map->type != YAML_MAPPING_NODE)
+        return at(l, map, "cases", "each case is a mapping");
+    bool have_args = false, have_value = false, have_metric = false;
+    snprintf(c->metric, sizeof(c->metric), "gbps");
+    c->fit = true;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
+        const char *ks = scalar(k);
+        if (!ks)
+            return at(l, k, "cases", "keys must be names");
+        char what[96];
+        snprintf(what, sizeof(what), "cases.%s", ks);
+        if (strcmp(ks, "id") == 0) {
+            if (get_string(l, v, what, c->id, sizeof(c->id)))
+                return -1;
+        } else if (strcmp(ks, "set") == 0) {
+            const char *s = scalar(v);
+            if (!s || (strcmp(s, "fit") && strcmp(s, "validate")))
+                return at(l, v, what, "must be fit or validate");
+            c->fit = strcmp(s, "fit") == 0;
+        } else if (strcmp(ks, "source") == 0) {
+            if (get_string(l, v, what, c->source, sizeof(c->source)))
+                return -1;
+        } else if (strcmp(ks, "args") == 0) {
+            if (get_string(l, v, what, c->args, sizeof(c->args)))
+                return -1;
+            have_args = true;
+        } else if (strcmp(ks, "metric") == 0) {
+            if (get_string(l, v, what, c->metric, sizeof(c->metric)))
+                return -1;
+            if (strcmp(c->metric, "gbps") && strncmp(c->metric, "per_line:", 9))
+                return at(l, v, what, "must be gbps or per_line:<perf event>");
+            have_metric = true;
+        } else if (strcmp(ks, "value") == 0) {
+            if (get_double(l, v, what, &c->value))
+                return -1;
+            if (c->value <= 0)
+                return at(l, v, what, "must be positive");
+            have_value = true;
+        } else if (strcmp(ks, "tolerance") == 0) {
+            if (get_double(l, v, what, &c->tolerance))
+                return -1;
+            if (c->tolerance < 0 || c->tolerance > 10)
+                return at(l, v, what, "must be between 0 and 10 (a relative error)");
+        } else {
+            return at(l, k, what, "unknown key (id, set, source, args, metric, value, tolerance)");
+        }
+    }
+    (void)have_metric;
+    if (!c->id[0])
+        return at(l, map, "cases.id", "required");
+    if (!have_args)
+        return at(l, map, "cases.args", "required");
+    if (!have_value)
+        return at(l, map, "cases.value", "required");
+    return parse_args(l, map, m, c);
+}
+
+cal_data_t *cal_load(const char *path, const cfg_machine_t *m, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    cal_data_t *d = calloc(1, sizeof(*d));
+    loader_t l = {.path = path, .err = err, .errlen = errlen};
+    yaml_parser_t parser;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_file(&parser, f);
+    bool have_doc = false;
+    if (!d) {
+        fail(err, errlen, "out of memory");
+        goto out;
+    }
+    snprintf(d->path, sizeof(d->path), "%s", path);
+    if (!yaml_parser_load(&parser, &l.doc)) {
+        fail(err, errlen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
+             parser.problem_mark.column + 1, parser.problem ? parser.problem : "YAML error");
+        goto fail;
+    }
+    have_doc = true;
+    yaml_node_t *root = yaml_document_get_root_node(&l.doc);
+    if (!root || root->type != YAML_MAPPING_NODE) {
+        at(&l, root, "(top level)", "expected a mapping with machine, fit and cases");
+        goto fail;
+    }
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = yaml_document_get_node(&l.doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&l.doc, p->value);
+        const char *ks = scalar(k);
+        if (ks && strcmp(ks, "machine") == 0) {
+            if (get_string(&l, v, "machine", d->machine, sizeof(d->machine)))
+                goto fail;
+            if (strcmp(d->machine, m->name) != 0) {
+                at(&l, v, "machine", "'%s' does not match the machine being calibrated ('%s')",
+                   d->machine, m->name);
+                goto fail;
+            }
+        } else if (ks && strcmp(ks, "fit") == 0) {
+            if (v->type != YAML_MAPPING_NODE) {
+                at(&l, v, "fit", "expected a mapping of key: [min, max]");
+                goto fail;
+            }
+            for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+                 q++) {
+                yaml_node_t *fk = yaml_document_get_node(&l.doc, q->key);
+                yaml_node_t *fv = yaml_document_get_node(&l.doc, q->value);
+                const char *name = scalar(fk);
+                const cfg_key_t *key = name ? cfg_key_find(name) : NULL;
+                if (!key) {
+                    at(&l, fk, "fit", "unknown key '%s' (configs/README.md)", name ? name : "?");
+                    goto fail;
+                }
+                if (!key->fittable) {
+                    at(&l, fk, "fit", "'%s' is not fittable (configs/README.md)", name);
+                    goto fail;
+                }
+                if (d->n_keys >= CAL_KEYS_MAX) {
+                    at(&l, fk, "fit", "more than %d keys", CAL_KEYS_MAX);
+                    goto fail;
+                }
+                if (fv->type != YAML_SEQUENCE_NODE ||
+                    fv->data.sequence.items.top - fv->data.sequence.items.start != 2) {
+                    at(&l, fv, name, "expected [min, max] in the key's stored unit");
+                    goto fail;
+                }
+                cal_key_t *ck = &d->keys[d->n_keys];
+                ck->key = key;
+                yaml_node_t *lo = yaml_document_get_node(&l.doc, fv->data.sequence.items.start[0]);
+                yaml_node_t *hi = yaml_document_get_node(&l.doc, fv->data.sequence.items.start[1]);
+                if (get_double(&l, lo, name, &ck->lo) || get_double(&l, hi, name, &ck->hi))
+                    goto fail;
+                if (!(ck->lo < ck->hi) || ck->lo < key->min || ck->hi > key->max) {
+                    at(&l, fv, name, "bounds must satisfy %g <= min < max <= %g", key->min,
+                       key->max);
+                    goto fail;
+                }
+                double cur;
+                cfg_key_get(m, key, &cur);
+                if (cur < ck->lo || cur > ck->hi) {
+                    at(&l, fv, name, "the machine's value %g is outside [%g, %g]", cur, ck->lo,
+                       ck->hi);
+                    goto fail;
+                }
+                d->n_keys++;
+            }
+        } else if (ks && strcmp(ks, "cases") == 0) {
+            if (v->type != YAML_SEQUENCE_NODE) {
+                at(&l, v, "cases", "expected a list of cases");
+                goto fail;
+            }
+            for (yaml_node_item_t *it = v->data.sequence.items.start;
+                 it < v->data.sequence.items.top; it++) {
+                if (d->n_cases >= CAL_CASES_MAX) {
+                    at(&l, v, "cases", "more than %d cases", CAL_CASES_MAX);
+                    goto fail;
+                }
+                if (load_case(&l, yaml_document_get_node(&l.doc, *it), m, &d->cases[d->n_cases]))
+                    goto fail;
+                d->n_cases++;
+            }
+        } else {
+            at(&l, k, ks ? ks : "?", "unknown key (machine, fit, cases)");
+            goto fail;
+        }
+    }
+    if (!d->machine[0]) {
+        at(&l, root, "machine", "required");
+        goto fail;
+    }
+    if (d->n_cases == 0) {
+        at(&l, root, "cases", "no cases");
+        goto fail;
+    }
+    goto out;
+fail:
+    free(d);
+    d = NULL;
+out:
+    if (have_doc)
+        yaml_document_delete(&l.doc);
+    yaml_parser_delete(&parser);
+    fclose(f);
+    return d;
+}
+
+void cal_destroy(cal_data_t *d)
+{
+    free(d);
+}
+
+/* ---- prediction -------------------------------------------------------- */
+
+static int metric_of(const cal_case_t *c, const run_result_t *r, double *out, char *err,
+                     size_t errlen)
+{
+    if (strcmp(c->metric, "gbps") == 0) {
+        *out = r->bytes_per_sec / (1024.0 * 1024.0 * 1024.0);
+        return 0;
+    }
+    const char *ev = c->metric + 9;
+    for (uint32_t i = 0; i < r->n_counters; i++) {
+        if (strcmp(r->counters[i].name, ev) != 0)
+            continue;
+        if (!r->counters[i].supported)
+            return fail(err, errlen, "case %s: counter %s is not supported on %s", c->id, ev,
+                        r->machine);
+        double lines = (double)r->bytes / 64.0;
+        *out = lines > 0 ? (double)r->counters[i].value / lines : 0;
+        return 0;
+    }
+    return fail(err, errlen, "case %s: no counter %s", c->id, ev);
+}
+
+typedef struct pool {
+    const cfg_machine_t *m;
+    const cal_data_t *d;
+    bool exact;
+    double *pred;
+    pthread_mutex_t lock;
+    size_t next;
+    int rc;
+    char err[400];
+} pool_t;
+
+static void *worker(void *arg)
+{
+    pool_t *p = arg;
+    static __thread run_result_t res;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        bool stop = p->rc != 0;
+        pthread_mutex_unlock(&p->lock);
+        if (stop || i >= p->d->n_cases)
+            return NULL;
+        run_opts_t o;
+        run_opts_init(&o);
+        o.exact = p->exact;
+        char why[256];
+        const cal_case_t *c = &p->d->cases[i];
+        int rc = run_predict(p->m, &c->spec, &o, &res, why, sizeof(why));
+        if (rc == 0)
+            rc = metric_of(c, &res, &p->pred[i], why, sizeof(why));
+        if (rc) {
+            pthread_mutex_lock(&p->lock);
+            if (!p->rc) {
+                p->rc = -1;
+                snprintf(p->err, sizeof(p->err), "case %s: %s", c->id, why);
+            }
+            pthread_mutex_unlock(&p->lock);
+        }
+    }
+}
+
+int cal_predict_all(const cfg_machine_t *m, const cal_data_t *d, bool exact, unsigned threads,
+                    double *pred, char *err, size_t errlen)
+{
+    pool_t p = {.m = m, .d = d, .exact = exact, .pred = pred};
+    pthread_mutex_init(&p.lock, NULL);
+    if (threads < 1)
+        threads = 1;
+    if (threads > 16)
+        threads = 16;
+    pthread_t tid[16];
+    unsigned started = 0;
+    for (unsigned t = 1; t < threads; t++)
+        if (pthread_create(&tid[started], NULL, worker, &p) == 0)
+            started++;
+    worker(&p);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&p.lock);
+    if (p.rc)
+        return fail(err, errlen, "%s", p.err);
+    return 0;
+}
+
+/* ---- the fit ----------------------------------------------------------- */
+
+typedef struct fitctx {
+    cfg_machine_t *m;
+    const cal_data_t *d;
+    unsigned threads;
+    size_t nfit;
+    size_t fit_index[CAL_CASES_MAX];
+    double pred[CAL_CASES_MAX];
+    size_t evaluations;
+    int rc;
+    char err[1024];
+    progress_t *progress;
+    size_t budget;
+} fitctx_t;
+
+/* Parameter x (unbounded) <-> value in [lo, hi]. */
+static double to_value(const cal_key_t *k, double x)
+{
+    return k->lo + (k->hi - k->lo) / (1.0 + exp(-x));
+}
+
+static double to_x(const cal_key_t *k, double v)
+{
+    double f = (v - k->lo) / (k->hi - k->lo);
+    if (f < 1e-6)
+        f = 1e-6;
+    if (f > 1 - 1e-6)
+        f = 1 - 1e-6;
+    return log(f / (1 - f));
+}
+
+static int apply(fitctx_t *c, const gsl_vector *x)
+{
+    for (size_t i = 0; i < c->d->n_keys; i++) {
+        const cal_key_t *k = &c->d->keys[i];
+        double v = to_value(k, gsl_vector_get(x, i));
+        if (k->key->type == CFG_T_U32 || k->key->type == CFG_T_U64)
+            v = round(v);
+        cfg_error_t e;
+        if (cfg_key_set(c->m, k->key, v, &e)) {
+            snprintf(c->err, sizeof(c->err), "%s: %s", k->key->path, e.msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int residuals(const gsl_vector *x, void *params, gsl_vector *f)
+{
+    fitctx_t *c = params;
+    if (c->rc || apply(c, x)) {
+        c->rc = -1;
+        return GSL_EBADFUNC;
+    }
+    char why[512];
+    if (cal_predict_all(c->m, c->d, false, c->threads, c->pred, why, sizeof(why))) {
+        snprintf(c->err, sizeof(c->err), "%s", why);
+        c->rc = -1;
+        return GSL_EBADFUNC;
+    }
+    c->evaluations++;
+    progress_update(c->progress, c->evaluations);
+    for (size_t i = 0; i < c->nfit; i++) {
+        const cal_case_t *cs = &c->d->cases[c->fit_index[i]];
+        gsl_vector_set(f, i, cal_rel_error(cs, c->pred[c->fit_index[i]]));
+    }
+    return GSL_SUCCESS;
+}
+
+/* Forward differences with a step that moves an integer parameter by at
+ * least one unit (a step of sqrt(eps) would not change it at all). */
+static int jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
+{
+    fitctx_t *c = params;
+    size_t p = x->size, n = c->nfit;
+    gsl_vector *f0 = gsl_vector_alloc(n), *f1 = gsl_vector_alloc(n), *xs = gsl_vector_alloc(p);
+    int rc = residuals(x, params, f0);
+    for (size_t j = 0; j < p && rc == GSL_SUCCESS; j++) {
+        const cal_key_t *k = &c->d->keys[j];
+        double xj = gsl_vector_get(x, j);
+        double h = 0.05;
+        if (k->key->type == CFG_T_U32 || k->key->type == CFG_T_U64) {
+            /* d value / dx = (hi - lo) f (1 - f); one unit at least */
+            double fr = 1.0 / (1.0 + exp(-xj));
+            double dvdx = (k->hi - k->lo) * fr * (1 - fr);
+            if (dvdx > 0 && 1.0 / dvdx > h)
+                h = 1.0 / dvdx;
+        }
+        gsl_vector_memcpy(xs, x);
+        gsl_vector_set(xs, j, xj + h);
+        rc = residuals(xs, params, f1);
+        for (size_t i = 0; i < n && rc == GSL_SUCCESS; i++)
+            gsl_matrix_set(J, i, j, (gsl_vector_get(f1, i) - gsl_vector_get(f0, i)) / h);
+    }
+    if (rc == GSL_SUCCESS)
+        apply(c, x);
+    gsl_vector_free(f0);
+    gsl_vector_free(f1);
+    gsl_vector_free(xs);
+    return rc;
+}
+
+int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progress,
+            cal_result_t *res, char *err, size_t errlen)
+{
+    memset(res, 0, sizeof(*res));
+    fitctx_t *c = calloc(1, sizeof(*c));
+    if (!c)
+        return fail(err, errlen, "out of memory");
+    c->m = m;
+    c->d = d;
+    c->threads = threads;
+    for (size_t i = 0; i < d->n_cases; i++)
+        if (d->cases[i].fit)
+            c->fit_index[c->nfit++] = i;
+    size_t p = d->n_keys, n = c->nfit;
+    if (p == 0) {
+        free(c);
+        return fail(err, errlen, "%s: no keys to fit (a fit: section lists them)", d->path);
+    }
+    if (n < p) {
+        free(c);
+        return fail(err, errlen, "%s: %zu fitting cases cannot determine %zu parameters", d->path,
+                    n, p);
+    }
+    for (size_t i = 0; i < p; i++)
+        cfg_key_get(m, d->keys[i].key, &res->start[i]);
+    if (cal_predict_all(m, d, false, threads, res->pred0, err, errlen)) {
+        free(c);
+        return -1;
+    }
+
+    const size_t max_iter = 12;
+    c->budget = max_iter * (p + 2);
+    c->progress = progress_create("calibrating", c->budget, progress);
+    gsl_multifit_nlinear_fdf fdf = {.f = residuals, .df = jacobian, .n = n, .p = p, .params = c};
+    gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_workspace *w =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
+    gsl_vector *x = gsl_vector_alloc(p);
+    for (size_t i = 0; i < p; i++)
+        gsl_vector_set(x, i, to_x(&d->keys[i], res->start[i]));
+    int rc = -1;
+    if (!w || !x) {
+        fail(err, errlen, "out of memory");
+        goto done;
+    }
+    gsl_multifit_nlinear_init(x, &fdf, w);
+    gsl_vector *f = gsl_multifit_nlinear_residual(w);
+    gsl_blas_ddot(f, f, &res->chisq0);
+    int info = 0;
+    int status = gsl_multifit_nlinear_driver(max_iter, 1e-4, 1e-6, 1e-6, NULL, NULL, &info, w);
+    if (c->rc) {
+        fail(err, errlen, "%s", c->err);
+        goto done;
+    }
+    (void)status; /* GSL_EMAXITER still leaves the best point found */
+    res->iterations = gsl_multifit_nlinear_niter(w);
+    gsl_vector *xb = gsl_multifit_nlinear_position(w);
+    f = gsl_multifit_nlinear_residual(w);
+    gsl_blas_ddot(f, f, &res->chisq);
+    /* covariance in x, scaled by the residual variance */
+    gsl_matrix *J = gsl_multifit_nlinear_jac(w);
+    gsl_matrix *cov = gsl_matrix_alloc(p, p);
+    gsl_multifit_nlinear_covar(J, 0.0, cov);
+    double dof = n > p ? (double)(n - p) : 1.0;
+    double s2 = res->chisq / dof;
+    for (size_t i = 0; i < p; i++) {
+        const cal_key_t *k = &d->keys[i];
+        double xi = gsl_vector_get(xb, i);
+        double fr = 1.0 / (1.0 + exp(-xi));
+        double dvdx = (k->hi - k->lo) * fr * (1 - fr);
+        res->value[i] = to_value(k, xi);
+        if (k->key->type == CFG_T_U32 || k->key->type == CFG_T_U64)
+            res->value[i] = round(res->value[i]);
+        res->sigma[i] = sqrt(s2 * gsl_matrix_get(cov, i, i)) * dvdx;
+    }
+    gsl_matrix_free(cov);
+    if (apply(c, xb)) {
+        fail(err, errlen, "%s", c->err);
+        goto done;
+    }
+    res->evaluations = c->evaluations;
+    if (cal_predict_all(m, d, false, threads, res->pred, err, errlen))
+        goto done;
+    rc = 0;
+done:
+    progress_destroy(c->progress);
+    if (w)
+        gsl_multifit_nlinear_free(w);
+    if (x)
+        gsl_vector_free(x);
+    free(c);
+    return rc;
+}
+
+/* ---- writing the calibrated file -------------------------------------- */
+
+typedef struct span {
+    size_t line, col_start, col_end; /* 0-based line; [start, end) columns */
+    bool found;
+} span_t;
+
+/* Find the value mark of each dotted key path in the YAML text with the
+ * event parser: a stack of mapping keys gives the current path. */
+static int find_spans(const char *text, size_t len, const cal_data_t *d, span_t *spans, char *err,
+                      size_t errlen)
+{
+    yaml_parser_t pr;
+    yaml_parser_initialize(&pr);
+    yaml_parser_set_input_string(&pr, (const unsigned char *)text, len);
+    char stack[16][64];
+    bool expect_key[16];
+    int depth = -1;
+    int rc = 0;
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&pr, &ev)) {
+            rc = fail(err, errlen, "YAML error at %zu:%zu", pr.problem_mark.line + 1,
+                      pr.problem_mark.column + 1);
+            break;
+        }
+        yaml_event_type_t t = ev.type;
+        if (t == YAML_STREAM_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        bool is_value = depth >= 0 && !expect_key[depth];
+        if (t == YAML_MAPPING_START_EVENT) {
+            if (depth < 15) {
+                depth++;
+                expect_key[depth] = true;
+                stack[depth][0] = 0;
+            }
+        } else if (t == YAML_MAPPING_END_EVENT) {
+            depth--;
+            if (depth >= 0)
+                expect_key[depth] = true;
+        } else if (t == YAML_SEQUENCE_START_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+            /* sequences (startup tables, features) are never fitted values;
+             * a sequence as a value completes its key */
+            if (t == YAML_SEQUENCE_END_EVENT && depth >= 0)
+                expect_key[depth] = true;
+        } else if (t == YAML_SCALAR_EVENT && depth >= 0) {
+            if (!is_value) {
+                snprintf(stack[depth], sizeof(stack[depth]), "%s",
+                         (const char *)ev.data.scalar.value);
+                expect_key[depth] = false;
+            } else {
+                char path[256] = "";
+                for (int i = 0; i <= depth; i++) {
+                    if (i)
+                        strncat(path, ".", sizeof(path) - strlen(path) - 1);
+                    strncat(path, stack[i], sizeof(path) - strlen(path) - 1);
+                }
+                for (size_t k = 0; k < d->n_keys; k++) {
+                    if (strcmp(path, d->keys[k].key->path) == 0 &&
+                        ev.start_mark.line == ev.end_mark.line) {
+                        spans[k].found = true;
+                        spans[k].line = ev.start_mark.line;
+                        spans[k].col_start = ev.start_mark.column;
+                        spans[k].col_end = ev.end_mark.column;
+                    }
+                }
+                expect_key[depth] = true;
+            }
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&pr);
+    return rc;
+}
+
+/* The value as YAML text in the key's natural unit. */
+static void format_value(const cfg_key_t *k, double v, char *buf, size_t len)
+{
+    switch (k->type) {
+    case CFG_T_TIME_CYCLES:
+        snprintf(buf, len, "%.4gcycles", v);
+        break;
+    case CFG_T_TIME_NS:
+        snprintf(buf, len, "%.4gns", v);
+        break;
+    case CFG_T_SIZE:
+        snprintf(buf, len, "%.0fB", v);
+        break;
+    case CFG_T_BW:
+        snprintf(buf, len, "%.4gB/cycle", v);
+        break;
+    case CFG_T_FREQ:
+        snprintf(buf, len, "%.4gGHz", v);
+        break;
+    case CFG_T_U32:
+    case CFG_T_U64:
+        snprintf(buf, len, "%.0f", v);
+        break;
+    default:
+        snprintf(buf, len, "%.6g", v);
+        break;
+    }
+}
+
+int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, const cal_data_t *d,
+                   const cal_result_t *res, const char *command, char *err, size_t errlen)
+{
+    FILE *f = fopen(in, "rb");
+    if (!f)
+        return fail(err, errlen, "%s: cannot read: %s", in, strerror(errno));
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 > cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *nt = realloc(text, cap);
+            if (!nt) {
+                free(text);
+                fclose(f);
+                return fail(err, errlen, "out of memory");
+            }
+            text = nt;
+        }
+        size_t r = fread(text + len, 1, cap - len - 1, f);
+        len += r;
+        if (r == 0)
+            break;
+    }
+    fclose(f);
+    text[len] = 0;
+    span_t spans[CAL_KEYS_MAX] = {{0}};
+    if (find_spans(text, len, d, spans, err, errlen)) {
+        free(text);
+        return -1;
+    }
+    for (size_t k = 0; k < d->n_keys; k++)
+        if (!spans[k].found) {
+            free(text);
+            return fail(err, errlen, "%s: key %s is not written in the file (add it, then fit)", in,
+                        d->keys[k].key->path);
+        }
+    outfile_t *of = outfile_open(out, err, errlen);
+    if (!of) {
+        free(text);
+        return -1;
+    }
+    FILE *o = outfile_fp(of);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+    fprintf(o, "# Calibrated by `%s` on %s.\n", command, date);
+    fprintf(o, "# Data: %s (%zu cases: fitting and validation sets are marked there).\n", d->path,
+            d->n_cases);
+    fprintf(o,
+            "# Fit: GSL multifit_nlinear, %zu iterations, %zu evaluations, "
+            "chi^2 %.4g -> %.4g (relative residuals).\n",
+            res->iterations, res->evaluations, res->chisq0, res->chisq);
+    for (size_t k = 0; k < d->n_keys; k++) {
+        char a[64], b[64], s[64];
+        format_value(d->keys[k].key, res->start[k], a, sizeof(a));
+        format_value(d->keys[k].key, res->value[k], b, sizeof(b));
+        format_value(d->keys[k].key, res->sigma[k], s, sizeof(s));
+        fprintf(o, "#   %-28s %s -> %s (+/- %s)\n", d->keys[k].key->path, a, b, s);
+    }
+    /* copy the text, line by line, replacing fitted values */
+    size_t line = 0;
+    const char *p = text;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t ll = eol ? (size_t)(eol - p) : strlen(p);
+        bool done = false;
+        for (size_t k = 0; k < d->n_keys && !done; k++) {
+            if (spans[k].line != line)
+                continue;
+            double v;
+            cfg_key_get(m, d->keys[k].key, &v);
+            char val[64];
+            format_value(d->keys[k].key, v, val, sizeof(val));
+            fwrite(p, 1, spans[k].col_start, o);
+            fputs(val, o);
+            /* keep the comment column where it was when the new value fits */
+            size_t oldw = spans[k].col_end - spans[k].col_start, neww = strlen(val);
+            const char *rest = p + spans[k].col_end;
+            size_t restlen = ll - spans[k].col_end;
+            while (neww > oldw && restlen > 1 && rest[0] == ' ' && rest[1] == ' ') {
+                rest++;
+                restlen--;
+                oldw++;
+            }
+            for (; neww < oldw; neww++)
+                fputc(' ', o);
+            fwrite(rest, 1, restlen, o);
+            fprintf(o, "%s", eol ? "\n" : "");
+            done = true;
+        }
+        if (!done) {
+            fwrite(p, 1, ll, o);
+            if (eol)
+                fputc('\n', o);
+        }
+        line++;
+        p = eol ? eol + 1 : p + ll;
+    }
+    free(text);
+    if (outfile_commit(of, err, errlen))
+        return -1;
+    return 0;
+}

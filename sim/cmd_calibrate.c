@@ -1,0 +1,235 @@
+/*
+ * cmd_calibrate.c - `clearsim calibrate`: fit a machine's fittable timing
+ * parameters to measured cases, or (--check) only compare the machine's
+ * predictions with them.
+ *
+ * Notes
+ *  - The data file (see sim/calibrate.h and data/calibration/README.md)
+ *    holds the cases, their sources and the keys to fit with bounds.
+ *  - Prints a side-by-side table (measured, before, after, error) and the
+ *    median and largest absolute error on the fitting and validation sets;
+ *    writes the calibrated machine file atomically with --out.
+ *  - Exit status: 0 ok, 1 runtime error (bad data, failed fit, --check
+ *    beyond a case's tolerance), 2 usage error.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/calibrate.h"
+#include "sim/cfg.h"
+#include "sim/cmd_model.h"
+
+static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errorf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clearsim: calibrate: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cmd_calibrate_usage(FILE *out)
+{
+    fputs("usage: clearsim calibrate --machine NAME|PATH --data FILE [--out FILE] [options]\n"
+          "\n"
+          "Fit the machine's fittable timing parameters (configs/README.md) to the measured\n"
+          "cases of a calibration data file (data/calibration/*.yaml), by GSL nonlinear\n"
+          "least squares on relative errors. Prints every case measured / before / after,\n"
+          "the error on the fitting and on the validation set, and each parameter with its\n"
+          "uncertainty; --out writes the calibrated machine file (comments kept, a header\n"
+          "records the data and this command).\n"
+          "\n"
+          "  --machine NAME|PATH   machine file to start from\n"
+          "  --data FILE           calibration data (cases, sources, keys to fit)\n"
+          "  --out FILE            write the calibrated machine file here (atomically)\n"
+          "  --check               predict and compare only; exit 1 when a case with a\n"
+          "                        tolerance is outside it\n"
+          "  --threads N           cases predicted at once (default: online CPUs)\n"
+          "  -q, --quiet           no progress on stderr\n",
+          out);
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void summary(const cal_data_t *d, const double *pred, const char *label)
+{
+    for (int set = 1; set >= 0; set--) {
+        double e[CAL_CASES_MAX];
+        size_t n = 0;
+        double mx = 0;
+        for (size_t i = 0; i < d->n_cases; i++) {
+            if (d->cases[i].fit != (set == 1))
+                continue;
+            e[n] = fabs(cal_rel_error(&d->cases[i], pred[i]));
+            mx = e[n] > mx ? e[n] : mx;
+            n++;
+        }
+        if (n)
+            printf("%-8s %-10s cases %3zu  median |error| %6.1f%%  max |error| %6.1f%%\n", label,
+                   set ? "fitting" : "validation", n, 100 * median(e, n), 100 * mx);
+    }
+}
+
+int cmd_calibrate_main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"machine", required_argument, NULL, 'm'}, {"data", required_argument, NULL, 'd'},
+        {"out", required_argument, NULL, 'o'},     {"check", no_argument, NULL, 'c'},
+        {"threads", required_argument, NULL, 't'}, {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    const char *machine = NULL, *data = NULL, *outp = NULL;
+    bool check = false, quiet = false;
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":q", opts, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            machine = optarg;
+            break;
+        case 'd':
+            data = optarg;
+            break;
+        case 'o':
+            outp = optarg;
+            break;
+        case 'c':
+            check = true;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 't': {
+            char *end;
+            threads = strtol(optarg, &end, 10);
+            if (*end || threads < 1 || threads > 16) {
+                errorf("--threads '%s': must be 1..16", optarg);
+                return 2;
+            }
+            break;
+        }
+        case 'h':
+            cmd_calibrate_usage(stdout);
+            return 0;
+        case ':':
+            errorf("option '%s' needs a value", argv[optind - 1]);
+            return 2;
+        default:
+            errorf("unknown option '%s'; see 'clearsim calibrate --help'", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        errorf("unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (!machine || !data) {
+        errorf("--machine and --data are required; see 'clearsim calibrate --help'");
+        return 2;
+    }
+    if (check && outp) {
+        errorf("--check and --out exclude each other");
+        return 2;
+    }
+
+    char path[1024];
+    cfg_error_t ce = {{0}};
+    if (cfg_machine_resolve(machine, path, sizeof(path), &ce)) {
+        errorf("%s", ce.msg);
+        return 1;
+    }
+    cfg_machine_t *m = cfg_machine_load(path, &ce);
+    if (!m) {
+        errorf("%s", ce.msg);
+        return 1;
+    }
+    char err[512];
+    cal_data_t *d = cal_load(data, m, err, sizeof(err));
+    if (!d) {
+        errorf("%s", err);
+        cfg_machine_destroy(m);
+        return 1;
+    }
+    static cal_result_t res;
+    int rc = 0;
+    if (check) {
+        if (cal_predict_all(m, d, false, (unsigned)threads, res.pred, err, sizeof(err))) {
+            errorf("%s", err);
+            rc = 1;
+            goto out;
+        }
+        memcpy(res.pred0, res.pred, sizeof(res.pred));
+    } else if (cal_fit(m, d, (unsigned)threads, !quiet, &res, err, sizeof(err))) {
+        errorf("%s", err);
+        rc = 1;
+        goto out;
+    }
+
+    printf("# %s %s: %s on %s (%zu cases)\n", check ? "check" : "calibration", m->name, data, path,
+           d->n_cases);
+    printf("%-28s %-4s %-26s %10s %10s %10s %8s\n", "case", "set", "metric", "measured",
+           check ? "predicted" : "before", check ? "" : "after", "error");
+    bool outside = false;
+    for (size_t i = 0; i < d->n_cases; i++) {
+        const cal_case_t *cs = &d->cases[i];
+        double e = cal_rel_error(cs, res.pred[i]);
+        bool bad = cs->tolerance > 0 && fabs(e) > cs->tolerance;
+        outside |= bad;
+        char after[32] = "";
+        if (!check)
+            snprintf(after, sizeof(after), "%10.4g", res.pred[i]);
+        printf("%-28s %-4s %-26s %10.4g %10.4g %10s %+7.1f%%%s\n", cs->id, cs->fit ? "fit" : "val",
+               cs->metric, cs->value, res.pred0[i], after, 100 * e,
+               bad ? "  (outside tolerance)" : "");
+    }
+    if (!check)
+        summary(d, res.pred0, "before");
+    summary(d, res.pred, check ? "" : "after");
+    if (!check) {
+        printf("parameters (stored units; configs/README.md):\n");
+        for (size_t k = 0; k < d->n_keys; k++)
+            printf("  %-30s %12.5g -> %12.5g  +/- %.3g\n", d->keys[k].key->path, res.start[k],
+                   res.value[k], res.sigma[k]);
+        printf("fit: %zu iterations, %zu evaluations, chi^2 %.4g -> %.4g\n", res.iterations,
+               res.evaluations, res.chisq0, res.chisq);
+    }
+    if (outp) {
+        char cmd[2048];
+        snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --data %s --out %s", machine,
+                 data, outp);
+        if (cal_write_yaml(path, outp, m, d, &res, cmd, err, sizeof(err))) {
+            errorf("%s", err);
+            rc = 1;
+            goto out;
+        }
+        printf("wrote %s\n", outp);
+    }
+    if (check && outside)
+        rc = 1;
+out:
+    cal_destroy(d);
+    cfg_machine_destroy(m);
+    if (fflush(stdout) != 0)
+        rc = 1;
+    return rc;
+}

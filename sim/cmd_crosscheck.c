@@ -1,0 +1,421 @@
+/*
+ * cmd_crosscheck.c - `clearsim crosscheck`: run a sweep natively on this
+ * host and in the model for a machine file, side by side.
+ *
+ * Notes
+ *  - The default sweep (issue 4): every kernel the host runs natively over
+ *    chunk sizes from 4 KiB to a buffer larger than the host's L3; repeat
+ *    clearing of sizes from 16 KiB to 256 MiB with a zero and a non-zero
+ *    fill; demand faults for each page size the host offers (4 KiB always,
+ *    2 MiB with THP or reserved hugetlb pages, 1 GiB with reserved pages).
+ *  - Each case is measured with native_run (warm-up + --repeat timed runs,
+ *    pinned) and predicted with run_predict. The table gives both and the
+ *    error; the summary the median and largest absolute error.
+ *  - --output writes a CSV (atomically) that `clearsim plot --kind
+ *    predicted-vs-native` draws; --emit-data writes the measurements as a
+ *    calibration data file for `clearsim calibrate` (every third case in
+ *    the validation set).
+ *  - Progress and ETA on stderr only when it is a terminal.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernels/kernels.h"
+#include "sim/cfg.h"
+#include "sim/cli.h"
+#include "sim/cmd_model.h"
+#include "sim/host.h"
+#include "sim/native.h"
+#include "sim/outfile.h"
+#include "sim/progress.h"
+#include "sim/run.h"
+#include "sim/units.h"
+
+#define XC_CASES_MAX 512
+#define GIB          (1024.0 * 1024.0 * 1024.0)
+
+typedef struct xc_case {
+    char id[64];
+    char args[256]; /* the equivalent `clearsim run` options */
+    wl_spec_t spec;
+    double measured, ci95, predicted;
+    bool skipped;
+    char why[160];
+} xc_case_t;
+
+static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errorf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("clearsim: crosscheck: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cmd_crosscheck_usage(FILE *out)
+{
+    fputs("usage: clearsim crosscheck --machine NAME|PATH|host [options]\n"
+          "\n"
+          "Run a sweep natively on this host and in the model of the machine, side by\n"
+          "side: every kernel the host runs over chunk sizes up to a buffer larger than\n"
+          "L3, repeat clearing from 16 KiB to 256 MiB with zero and non-zero fills, and\n"
+          "demand faults for each page size the host offers. Prints measured and\n"
+          "predicted GB/sec (binary GB) per case and the median and largest error.\n"
+          "\n"
+          "  --machine NAME|PATH|host  the machine file to predict with\n"
+          "  --quick                   a smaller sweep (a few cases per kind)\n"
+          "  --repeat N                native timed runs per case (default 3)\n"
+          "  --cpu N                   CPU to pin native runs to\n"
+          "  --output FILE.csv         write the table as CSV (atomically)\n"
+          "  --emit-data FILE.yaml     write the measurements as calibration data\n"
+          "  -q, --quiet               no progress on stderr\n",
+          out);
+}
+
+static void add_case(xc_case_t *cs, size_t *n, const char *id, const wl_spec_t *s)
+{
+    if (*n >= XC_CASES_MAX)
+        return;
+    xc_case_t *c = &cs[(*n)++];
+    memset(c, 0, sizeof(*c));
+    snprintf(c->id, sizeof(c->id), "%s", id);
+    c->spec = *s;
+    char sz[32], ch[32], pg[32];
+    unit_format_size(s->size_bytes, sz, sizeof(sz));
+    unit_format_size(s->chunk_bytes ? s->chunk_bytes : s->size_bytes, ch, sizeof(ch));
+    unit_format_size(s->page_bytes, pg, sizeof(pg));
+    if (s->kind == WL_MMAP)
+        snprintf(c->args, sizeof(c->args), "--workload mmap -p %s -s %s -l %u -f %s --caller %s",
+                 pg, sz, s->loops, s->function, wl_caller_name(s->caller));
+    else if (s->caller == WL_CALLER_REPEAT)
+        snprintf(c->args, sizeof(c->args), "-s %s -l %u -f %s --caller repeat --fill %u", sz,
+                 s->loops, s->function, s->fill);
+    else
+        snprintf(c->args, sizeof(c->args), "-s %s -k %s -l %u -f %s --fill %u", sz, ch, s->loops,
+                 s->function, s->fill);
+}
+
+/* Can native_run map pages of this size here? 2 MiB: THP or reserved
+ * hugetlb pages; 1 GiB: two reserved pages at least. */
+static bool page_available(const host_info_t *h, uint64_t page)
+{
+    if (page == 4096)
+        return true;
+    if (page == (2ull << 20))
+        return strcmp(h->thp_mode, "always") == 0 || strcmp(h->thp_mode, "madvise") == 0 ||
+               host_hugepages_free(h, page) > 0;
+    return host_hugepages_free(h, page) >= 2;
+}
+
+/* The default sweep for this host. */
+static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool quick, xc_case_t *cs)
+{
+    size_t n = 0;
+    uint64_t l3 = m->l3.present ? m->l3.size_bytes : m->l2.size_bytes;
+    uint64_t buf = 64ull << 20;
+    while (buf < l3 + l3 / 2)
+        buf <<= 1;
+    const kern_info_t *tab = kern_table();
+    for (const kern_info_t *k = tab; k->name; k++) {
+        char why[128];
+        if (!k->native || kern_native_supported(k, h, why, sizeof(why)) ||
+            kern_check_machine(k, m, why, sizeof(why)))
+            continue;
+        for (uint64_t ch = 4096; ch <= buf; ch <<= (quick ? 8 : 4)) {
+            wl_spec_t s;
+            wl_spec_init(&s);
+            snprintf(s.function, sizeof(s.function), "%s", k->name);
+            s.size_bytes = buf;
+            s.chunk_bytes = ch;
+            s.loops = 1;
+            char id[64], c[32];
+            unit_format_size(ch, c, sizeof(c));
+            snprintf(id, sizeof(id), "%s-k%s", k->name, c);
+            add_case(cs, &n, id, &s);
+        }
+    }
+    const char *rep = cli_default_function(m);
+    for (uint64_t sz = 16 << 10; sz <= (256ull << 20); sz <<= (quick ? 8 : 4)) {
+        for (int f = 0; f < 2; f++) {
+            wl_spec_t s;
+            wl_spec_init(&s);
+            snprintf(s.function, sizeof(s.function), "%s", rep);
+            s.size_bytes = sz;
+            s.caller = WL_CALLER_REPEAT;
+            s.fill = f ? 0x5a : 0;
+            uint64_t loops = (256ull << 20) / sz;
+            s.loops = (uint32_t)(loops < 4 ? 4 : loops > 4096 ? 4096 : loops);
+            char id[64], c[32];
+            unit_format_size(sz, c, sizeof(c));
+            snprintf(id, sizeof(id), "repeat-%s-fill%02x", c, s.fill);
+            add_case(cs, &n, id, &s);
+        }
+    }
+    uint64_t pages[3] = {4096, 2ull << 20, 1ull << 30};
+    for (int i = 0; i < 3; i++) {
+        if (!page_available(h, pages[i]))
+            continue;
+        wl_spec_t s;
+        wl_spec_init(&s);
+        s.kind = WL_MMAP;
+        snprintf(s.function, sizeof(s.function), "%s", rep);
+        s.page_bytes = pages[i];
+        s.size_bytes = i == 2 ? (2ull << 30) : (256ull << 20);
+        s.caller = WL_CALLER_PAGE;
+        s.loops = 1;
+        char id[64], c[32];
+        unit_format_size(pages[i], c, sizeof(c));
+        snprintf(id, sizeof(id), "fault-%s", c);
+        add_case(cs, &n, id, &s);
+    }
+    return n;
+}
+
+static double median(double *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n == 0 ? NAN : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int write_csv(const char *path, const xc_case_t *cs, size_t n, const char *machine)
+{
+    char err[256];
+    outfile_t *of = outfile_open(path, err, sizeof(err));
+    if (!of) {
+        errorf("%s", err);
+        return -1;
+    }
+    FILE *f = outfile_fp(of);
+    fprintf(f, "case,machine,workload,function,caller,page_bytes,size_bytes,chunk_bytes,loops,"
+               "fill,measured_bytes_per_sec,measured_ci95_bytes_per_sec,predicted_bytes_per_sec,"
+               "error_pct\n");
+    for (size_t i = 0; i < n; i++) {
+        const xc_case_t *c = &cs[i];
+        if (c->skipped)
+            continue;
+        const wl_spec_t *s = &c->spec;
+        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f\n", c->id, machine,
+                wl_kind_name(s->kind), s->function, wl_caller_name(s->caller),
+                (unsigned long long)s->page_bytes, (unsigned long long)s->size_bytes,
+                (unsigned long long)(s->chunk_bytes ? s->chunk_bytes : s->size_bytes), s->loops,
+                s->fill, c->measured * GIB, c->ci95 * GIB, c->predicted * GIB,
+                100 * (c->predicted - c->measured) / c->measured);
+    }
+    if (outfile_commit(of, err, sizeof(err))) {
+        errorf("%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_data(const char *path, const xc_case_t *cs, size_t n, const char *machine,
+                      const native_result_t *last)
+{
+    char err[256];
+    outfile_t *of = outfile_open(path, err, sizeof(err));
+    if (!of) {
+        errorf("%s", err);
+        return -1;
+    }
+    FILE *f = outfile_fp(of);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+    fprintf(f, "# Native measurements by `clearsim crosscheck --emit-data` on %s.\n", date);
+    fprintf(f, "# Host: %s; kernel %s %s.\n", last->host_model, last->kernel_release,
+            last->kernel_version);
+    fprintf(f, "# Each value is the mean GB/sec (2^30 B/s) of the timed runs; every third\n"
+               "# case is kept for validation. Add a fit: section to calibrate with it.\n");
+    fprintf(f, "machine: %s\n\ncases:\n", machine);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const xc_case_t *c = &cs[i];
+        if (c->skipped)
+            continue;
+        fprintf(f, "  - id: %s\n    set: %s\n", c->id, k % 3 == 2 ? "validate" : "fit");
+        fprintf(f, "    source: \"native run on %s, %s, +- %.3f GB/s (95%% CI)\"\n", date,
+                last->host_model, c->ci95);
+        fprintf(f, "    args: %s\n    value: %.4f\n    tolerance: 0.30\n", c->args, c->measured);
+        k++;
+    }
+    if (outfile_commit(of, err, sizeof(err))) {
+        errorf("%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_crosscheck_main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"machine", required_argument, NULL, 'm'},
+        {"quick", no_argument, NULL, 'Q'},
+        {"repeat", required_argument, NULL, 'r'},
+        {"cpu", required_argument, NULL, 'c'},
+        {"output", required_argument, NULL, 'o'},
+        {"emit-data", required_argument, NULL, 'e'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *machine = NULL, *outp = NULL, *datap = NULL;
+    bool quick = false, quiet = false;
+    long repeat = 3, cpu = -1;
+    optind = 0;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":q", opts, NULL)) != -1) {
+        char *end;
+        switch (ch) {
+        case 'm':
+            machine = optarg;
+            break;
+        case 'Q':
+            quick = true;
+            break;
+        case 'r':
+            repeat = strtol(optarg, &end, 10);
+            if (*end || repeat < 1 || repeat > 100) {
+                errorf("--repeat '%s': must be 1..100", optarg);
+                return 2;
+            }
+            break;
+        case 'c':
+            cpu = strtol(optarg, &end, 10);
+            if (*end || cpu < 0 || cpu > 4095) {
+                errorf("--cpu '%s': must be a CPU number", optarg);
+                return 2;
+            }
+            break;
+        case 'o':
+            outp = optarg;
+            break;
+        case 'e':
+            datap = optarg;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 'h':
+            cmd_crosscheck_usage(stdout);
+            return 0;
+        case ':':
+            errorf("option '%s' needs a value", argv[optind - 1]);
+            return 2;
+        default:
+            errorf("unknown option '%s'; see 'clearsim crosscheck --help'", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        errorf("unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    if (!machine) {
+        errorf("--machine is required; see 'clearsim machines'");
+        return 2;
+    }
+    char path[1024], err[512];
+    cfg_error_t ce = {{0}};
+    if (strcmp(machine, "host") == 0) {
+        if (host_match_machine(path, sizeof(path), err, sizeof(err))) {
+            errorf("%s", err);
+            return 1;
+        }
+    } else if (cfg_machine_resolve(machine, path, sizeof(path), &ce)) {
+        errorf("%s", ce.msg);
+        return 1;
+    }
+    cfg_machine_t *m = cfg_machine_load(path, &ce);
+    if (!m) {
+        errorf("%s", ce.msg);
+        return 1;
+    }
+    static host_info_t h;
+    if (host_detect(&h, err, sizeof(err))) {
+        errorf("%s", err);
+        cfg_machine_destroy(m);
+        return 1;
+    }
+    static xc_case_t cs[XC_CASES_MAX];
+    size_t n = build_sweep(m, &h, quick, cs);
+    if (n == 0) {
+        errorf("no kernel runs natively on this host and on machine '%s'", m->name);
+        cfg_machine_destroy(m);
+        return 1;
+    }
+
+    printf("# crosscheck: host '%s' natively vs model '%s' (%s)\n", h.model_name, m->name, path);
+    printf("%-28s %12s %10s %12s %8s\n", "case", "measured", "+-95%", "predicted", "error");
+    progress_t *pg = progress_create("crosscheck", n, !quiet);
+    static native_result_t nr;
+    static run_result_t rr;
+    double errs[XC_CASES_MAX];
+    size_t ne = 0;
+    double worst = 0;
+    const char *worst_id = "-";
+    for (size_t i = 0; i < n; i++) {
+        xc_case_t *c = &cs[i];
+        progress_update(pg, i);
+        native_opts_t no;
+        native_opts_init(&no);
+        no.repeat = (uint32_t)repeat;
+        no.cpu = (int32_t)cpu;
+        no.counters = false;
+        int rc = native_run(&c->spec, &no, &nr, c->why, sizeof(c->why));
+        if (rc == NATIVE_ENOTSUP) {
+            c->skipped = true;
+            printf("%-28s skipped: %s\n", c->id, c->why);
+            continue;
+        }
+        if (rc) {
+            errorf("%s: native: %s", c->id, c->why);
+            progress_destroy(pg);
+            cfg_machine_destroy(m);
+            return 1;
+        }
+        if (run_predict(m, &c->spec, NULL, &rr, err, sizeof(err))) {
+            errorf("%s: model: %s", c->id, err);
+            progress_destroy(pg);
+            cfg_machine_destroy(m);
+            return 1;
+        }
+        c->measured = nr.bytes_per_sec.mean / GIB;
+        c->ci95 = nr.bytes_per_sec.ci95 / GIB;
+        c->predicted = rr.bytes_per_sec / GIB;
+        double e = (c->predicted - c->measured) / c->measured;
+        errs[ne++] = fabs(e);
+        if (fabs(e) > worst) {
+            worst = fabs(e);
+            worst_id = c->id;
+        }
+        printf("%-28s %12.3f %10.3f %12.3f %+7.1f%%\n", c->id, c->measured, c->ci95, c->predicted,
+               100 * e);
+        fflush(stdout);
+    }
+    progress_destroy(pg);
+    double med = median(errs, ne);
+    printf("summary: %zu cases, median |error| %.1f%%, max |error| %.1f%% (%s)\n", ne, 100 * med,
+           100 * worst, worst_id);
+    int rc = 0;
+    if (outp && write_csv(outp, cs, n, m->name))
+        rc = 1;
+    if (datap && write_data(datap, cs, n, m->name, &nr))
+        rc = 1;
+    cfg_machine_destroy(m);
+    if (fflush(stdout) != 0)
+        rc = 1;
+    return rc;
+}

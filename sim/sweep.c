@@ -1,0 +1,860 @@
+/*
+ * sweep.c - axes, point numbering, the thread pool and record formatting of
+ * `clearsim sweep` (see sweep.h).
+ *
+ * Notes
+ *  - Point p's value on axis a is values[(p / stride[a]) % n[a]], where the
+ *    last axis has stride 1: the first axis varies slowest.
+ *  - Threads take the next index from a shared counter under a mutex; each
+ *    writes only its own result slot, so the order of completion never shows
+ *    in the output.
+ *  - csv cells are written as `run --format csv` writes them (report.c):
+ *    RFC 4180 quoting, doubles with 17 significant digits, null empty.
+ *  - Deliberately not done: retrying failed points, streaming records out
+ *    before the whole set is done (the caller writes the file atomically at
+ *    the end anyway).
+ *  - Units: sizes in bytes (values keep the text they were given).
+ */
+#include "sim/sweep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "models/machine.h"
+#include "sim/cfg.h"
+#include "sim/host.h"
+#include "sim/progress.h"
+#include "sim/run.h"
+#include "sim/units.h"
+#include "sim/workload.h"
+
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
+                                                      ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+        for (char *p = err; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* thread pool                                                               */
+
+typedef struct pool {
+    pthread_mutex_t lock;
+    size_t next, done, n;
+    sweep_task_fn fn;
+    void *ctx;
+    progress_t *progress;
+    uint64_t base;
+} pool_t;
+
+static void *pool_worker(void *arg)
+{
+    pool_t *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        p->fn(p->ctx, i);
+        pthread_mutex_lock(&p->lock);
+        p->done++;
+        progress_update(p->progress, p->base + p->done);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+int sweep_parallel(size_t n, unsigned jobs, sweep_task_fn fn, void *ctx, progress_t *pr,
+                   uint64_t pr_base, char *err, size_t errlen)
+{
+    pool_t p = {.n = n, .fn = fn, .ctx = ctx, .progress = pr, .base = pr_base};
+    if (jobs > SWEEP_JOBS_MAX)
+        jobs = SWEEP_JOBS_MAX;
+    if (jobs > n)
+        jobs = (unsigned)n;
+    if (jobs <= 1) {
+        for (size_t i = 0; i < n; i++) {
+            fn(ctx, i);
+            progress_update(pr, pr_base + i + 1);
+        }
+        return 0;
+    }
+    if (pthread_mutex_init(&p.lock, NULL) != 0)
+        return fail(err, errlen, "cannot create a mutex");
+    pthread_t *th = calloc(jobs, sizeof *th);
+    unsigned started = 0;
+    int rc = 0;
+    if (!th) {
+        rc = fail(err, errlen, "out of memory");
+    } else {
+        for (; started < jobs; started++) {
+            int e = pthread_create(&th[started], NULL, pool_worker, &p);
+            if (e != 0) {
+                rc = fail(err, errlen, "cannot start thread %u of %u: %s", started + 1, jobs,
+                          strerror(e));
+                break;
+            }
+        }
+        /* With at least one thread started, it finishes the work alone. */
+        if (rc != 0 && started > 0)
+            rc = 0;
+        for (unsigned t = 0; t < started; t++)
+            pthread_join(th[t], NULL);
+    }
+    free(th);
+    pthread_mutex_destroy(&p.lock);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* axes                                                                      */
+
+/* Keys whose values are names: lists only. */
+static bool key_is_name(const char *key)
+{
+    static const char *const names[] = {"machine", "function", "workload", "caller",
+                                        "fault",   "preempt",  NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcmp(key, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool key_is_size(const char *key)
+{
+    return strcmp(key, "size") == 0 || strcmp(key, "chunk") == 0 ||
+           strcmp(key, "extent-cap") == 0 || strcmp(key, "page") == 0;
+}
+
+void sweep_values_free(char **values, size_t n)
+{
+    if (!values)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(values[i]);
+    free(values);
+}
+
+static int push_value(char ***values, size_t *n, size_t *cap, const char *v, size_t len)
+{
+    if (*n >= SWEEP_VALUES_MAX)
+        return -1;
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        char **nv = realloc(*values, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        *values = nv;
+        *cap = nc;
+    }
+    char *s = malloc(len + 1);
+    if (!s)
+        return -1;
+    memcpy(s, v, len);
+    s[len] = '\0';
+    (*values)[(*n)++] = s;
+    return 0;
+}
+
+static void format_number(const char *key, uint64_t v, char *buf, size_t len)
+{
+    if (key_is_size(key))
+        unit_format_size(v, buf, len);
+    else
+        snprintf(buf, len, "%" PRIu64, v);
+}
+
+/* LO..HI:xF or LO..HI:+S. Returns 1 if spec is not range-shaped, 0 when
+ * expanded, -1 on error. */
+static int expand_range(const char *key, const char *spec, char ***values, size_t *n, size_t *cap,
+                        char *err, size_t errlen)
+{
+    const char *dots = strstr(spec, "..");
+    if (!dots)
+        return 1;
+    const char *colon = strrchr(spec, ':');
+    char lo_s[64], hi_s[64], why[256];
+    if (!colon || colon < dots || (colon[1] != 'x' && colon[1] != '+'))
+        return fail(err, errlen,
+                    "--sweep %s=%s: a range needs a step: LO..HI:xFACTOR or LO..HI:+STEP", key,
+                    spec);
+    size_t lo_len = (size_t)(dots - spec), hi_len = (size_t)(colon - dots - 2);
+    if (lo_len == 0 || hi_len == 0 || lo_len >= sizeof lo_s || hi_len >= sizeof hi_s)
+        return fail(err, errlen, "--sweep %s=%s: a range is LO..HI:xFACTOR or LO..HI:+STEP", key,
+                    spec);
+    memcpy(lo_s, spec, lo_len);
+    lo_s[lo_len] = '\0';
+    memcpy(hi_s, dots + 2, hi_len);
+    hi_s[hi_len] = '\0';
+    uint64_t lo, hi, step;
+    if (unit_parse_size(lo_s, &lo, why, sizeof why) != 0)
+        return fail(err, errlen, "--sweep %s=%s: '%s': %s", key, spec, lo_s, why);
+    if (unit_parse_size(hi_s, &hi, why, sizeof why) != 0)
+        return fail(err, errlen, "--sweep %s=%s: '%s': %s", key, spec, hi_s, why);
+    bool geometric = colon[1] == 'x';
+    if (geometric ? unit_parse_u64(colon + 2, &step, why, sizeof why)
+                  : unit_parse_size(colon + 2, &step, why, sizeof why))
+        return fail(err, errlen, "--sweep %s=%s: step '%s': %s", key, spec, colon + 1, why);
+    if (lo > hi)
+        return fail(err, errlen, "--sweep %s=%s: the range is empty (%s > %s)", key, spec, lo_s,
+                    hi_s);
+    if (geometric && (step < 2 || lo == 0))
+        return fail(err, errlen,
+                    "--sweep %s=%s: a geometric range needs LO > 0 and a factor of at least 2", key,
+                    spec);
+    if (!geometric && step == 0)
+        return fail(err, errlen, "--sweep %s=%s: the step must be at least 1", key, spec);
+    for (uint64_t v = lo;;) {
+        char buf[32];
+        format_number(key, v, buf, sizeof buf);
+        if (push_value(values, n, cap, buf, strlen(buf)) != 0)
+            return fail(err, errlen, "--sweep %s=%s: more than %u values (or out of memory)", key,
+                        spec, SWEEP_VALUES_MAX);
+        if (geometric ? v > hi / step : hi - v < step)
+            break;
+        v = geometric ? v * step : v + step;
+    }
+    return 0;
+}
+
+int sweep_spec_expand(const char *key, const char *spec, char ***values, size_t *n, char *err,
+                      size_t errlen)
+{
+    size_t cap = 0;
+    *values = NULL;
+    *n = 0;
+    if (!cli_run_key_known(key) || strcmp(key, "format") == 0)
+        return fail(err, errlen,
+                    "--sweep %s=...: unknown key; use a run option such as size, chunk, loops, "
+                    "function, fill, caller, page, fault, preempt, extent-cap, workload, "
+                    "machine or seed",
+                    key);
+    if (spec[0] == '\0')
+        return fail(err, errlen, "--sweep %s=: no values", key);
+    int rc = 1;
+    if (!key_is_name(key) && !strchr(spec, ','))
+        rc = expand_range(key, spec, values, n, &cap, err, errlen);
+    if (rc == 1) {
+        for (const char *p = spec;;) {
+            const char *c = strchr(p, ',');
+            size_t len = c ? (size_t)(c - p) : strlen(p);
+            if (len == 0) {
+                rc = fail(err, errlen, "--sweep %s=%s: empty value in the list", key, spec);
+                break;
+            }
+            if (push_value(values, n, &cap, p, len) != 0) {
+                rc = fail(err, errlen, "--sweep %s=%s: more than %u values (or out of memory)", key,
+                          spec, SWEEP_VALUES_MAX);
+                break;
+            }
+            if (!c) {
+                rc = 0;
+                break;
+            }
+            p = c + 1;
+        }
+    }
+    if (rc != 0) {
+        sweep_values_free(*values, *n);
+        *values = NULL;
+        *n = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the sweep                                                                 */
+
+typedef struct axis {
+    char key[32];
+    char **values;
+    size_t n;
+    uint64_t stride;
+} axis_t;
+
+typedef struct machine_slot {
+    char *arg; /* as given: name, path or host */
+    cfg_machine_t *m;
+    char err[512];
+} machine_slot_t;
+
+struct sweep {
+    cli_run_t base;
+    axis_t axes[SWEEP_AXES_MAX];
+    size_t n_axes;
+    uint64_t n_points;
+    machine_slot_t *machines;
+    size_t n_machines;
+    char **cols; /* report columns, csv names */
+    size_t n_cols;
+    char *header;
+};
+
+sweep_t *sweep_create(const cli_run_t *base)
+{
+    sweep_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->base = *base;
+    s->n_points = 1;
+    return s;
+}
+
+void sweep_destroy(sweep_t *s)
+{
+    if (!s)
+        return;
+    for (size_t a = 0; a < s->n_axes; a++)
+        sweep_values_free(s->axes[a].values, s->axes[a].n);
+    for (size_t i = 0; i < s->n_machines; i++) {
+        free(s->machines[i].arg);
+        if (s->machines[i].m)
+            cfg_machine_destroy(s->machines[i].m);
+    }
+    free(s->machines);
+    for (size_t i = 0; i < s->n_cols; i++)
+        free(s->cols[i]);
+    free(s->cols);
+    free(s->header);
+    free(s);
+}
+
+int sweep_add_axis(sweep_t *s, const char *arg, char *err, size_t errlen)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return fail(err, errlen, "--sweep '%.64s': expected KEY=VALUES, e.g. size=4KB..1GB:x2",
+                    arg);
+    size_t klen = (size_t)(eq - arg);
+    if (klen >= sizeof s->axes[0].key)
+        return fail(err, errlen, "--sweep '%.64s': unknown key", arg);
+    if (s->n_axes >= SWEEP_AXES_MAX)
+        return fail(err, errlen, "--sweep: at most %u axes", SWEEP_AXES_MAX);
+    axis_t *ax = &s->axes[s->n_axes];
+    memcpy(ax->key, arg, klen);
+    ax->key[klen] = '\0';
+    for (size_t a = 0; a < s->n_axes; a++)
+        if (strcmp(s->axes[a].key, ax->key) == 0)
+            return fail(err, errlen, "--sweep %s: given twice; put all values in one --sweep",
+                        ax->key);
+    if (sweep_spec_expand(ax->key, eq + 1, &ax->values, &ax->n, err, errlen) != 0)
+        return -1;
+    if (s->n_points > SWEEP_POINTS_MAX / ax->n) {
+        sweep_values_free(ax->values, ax->n);
+        ax->values = NULL;
+        return fail(err, errlen, "--sweep: more than %llu points",
+                    (unsigned long long)SWEEP_POINTS_MAX);
+    }
+    s->n_points *= ax->n;
+    s->n_axes++;
+    uint64_t stride = 1;
+    for (size_t a = s->n_axes; a-- > 0;) {
+        s->axes[a].stride = stride;
+        stride *= s->axes[a].n;
+    }
+    return 0;
+}
+
+size_t sweep_n_axes(const sweep_t *s)
+{
+    return s->n_axes;
+}
+
+const char *sweep_axis_key(const sweep_t *s, size_t axis)
+{
+    return axis < s->n_axes ? s->axes[axis].key : NULL;
+}
+
+uint64_t sweep_n_points(const sweep_t *s)
+{
+    return s->n_points;
+}
+
+const char *sweep_value(const sweep_t *s, uint64_t p, size_t axis)
+{
+    if (axis >= s->n_axes || p >= s->n_points)
+        return NULL;
+    const axis_t *ax = &s->axes[axis];
+    return ax->values[(p / ax->stride) % ax->n];
+}
+
+/* ---- machines ---- */
+
+static int load_machine(machine_slot_t *slot)
+{
+    char path[CLI_MACHINE_ARG_MAX];
+    if (strcmp(slot->arg, "host") == 0) {
+        char why[400];
+        if (host_match_machine(path, sizeof path, why, sizeof why) != 0) {
+            snprintf(slot->err, sizeof slot->err, "--machine host: %s", why);
+            return -1;
+        }
+    } else {
+        cfg_error_t cerr = {{0}};
+        if (cfg_machine_resolve(slot->arg, path, sizeof path, &cerr) != 0) {
+            snprintf(slot->err, sizeof slot->err, "%s", cerr.msg);
+            return -1;
+        }
+    }
+    cfg_error_t cerr = {{0}};
+    slot->m = cfg_machine_load(path, &cerr);
+    if (!slot->m) {
+        snprintf(slot->err, sizeof slot->err, "%s", cerr.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static machine_slot_t *find_machine(const sweep_t *s, const char *arg)
+{
+    for (size_t i = 0; i < s->n_machines; i++)
+        if (strcmp(s->machines[i].arg, arg) == 0)
+            return &s->machines[i];
+    return NULL;
+}
+
+static int add_machine(sweep_t *s, const char *arg, machine_slot_t **out)
+{
+    machine_slot_t *slot = find_machine(s, arg);
+    if (!slot) {
+        machine_slot_t *nm = realloc(s->machines, (s->n_machines + 1) * sizeof *nm);
+        if (!nm)
+            return -1;
+        s->machines = nm;
+        slot = &s->machines[s->n_machines];
+        memset(slot, 0, sizeof *slot);
+        slot->arg = strdup(arg);
+        if (!slot->arg)
+            return -1;
+        s->n_machines++;
+        load_machine(slot);
+    }
+    *out = slot;
+    return 0;
+}
+
+/* ---- columns ---- */
+
+static void join_path(const report_field_t *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s%s", f->path[0], f->path[1] ? "." : "",
+             f->path[1] ? f->path[1] : "", f->path[2] ? "." : "", f->path[2] ? f->path[2] : "");
+}
+
+/* The counters run_predict reports for m (as run.c's map_counters orders
+ * them: the standard set, then the other mapped events in file order). */
+static void fake_counters(const cfg_machine_t *m, run_result_t *r)
+{
+    r->n_counters = 0;
+    for (int i = 0; run_std_counters[i] && r->n_counters < RUN_COUNTERS_MAX; i++)
+        snprintf(r->counters[r->n_counters++].name, CFG_NAME_MAX, "%s", run_std_counters[i]);
+    for (uint32_t j = 0; j < m->n_pmu && r->n_counters < RUN_COUNTERS_MAX; j++) {
+        bool seen = false;
+        for (uint32_t k = 0; k < r->n_counters; k++)
+            seen = seen || strcmp(r->counters[k].name, m->pmu[j].name) == 0;
+        if (!seen)
+            snprintf(r->counters[r->n_counters++].name, CFG_NAME_MAX, "%s", m->pmu[j].name);
+    }
+}
+
+static ssize_t col_index(const sweep_t *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_cols; i++)
+        if (strcmp(s->cols[i], name) == 0)
+            return (ssize_t)i;
+    return -1;
+}
+
+/* Merge one machine's columns: a new name goes right after the previous
+ * name of the same row. */
+static int merge_columns(sweep_t *s, const report_row_t *row)
+{
+    ssize_t after = -1;
+    for (size_t i = 0; i < row->n; i++) {
+        char name[3 * CFG_NAME_MAX + 8];
+        join_path(&row->f[i], name, sizeof name);
+        ssize_t at = col_index(s, name);
+        if (at < 0) {
+            char **nc = realloc(s->cols, (s->n_cols + 1) * sizeof *nc);
+            if (!nc)
+                return -1;
+            s->cols = nc;
+            at = after + 1;
+            memmove(&s->cols[at + 1], &s->cols[at], (s->n_cols - (size_t)at) * sizeof *nc);
+            s->cols[at] = strdup(name);
+            s->n_cols++;
+            if (!s->cols[at])
+                return -1;
+        }
+        after = at;
+    }
+    return 0;
+}
+
+/* csv text of a cell into a growing buffer */
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} sbuf_t;
+
+static void sb_put(sbuf_t *b, const char *s, size_t len)
+{
+    if (b->oom)
+        return;
+    if (b->n + len + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 256;
+        while (nc < b->n + len + 1)
+            nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) {
+            b->oom = true;
+            return;
+        }
+        b->p = np;
+        b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, len);
+    b->n += len;
+    b->p[b->n] = '\0';
+}
+
+static void sb_str(sbuf_t *b, const char *s)
+{
+    sb_put(b, s, strlen(s));
+}
+
+static void sb_csv(sbuf_t *b, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        sb_str(b, s);
+        return;
+    }
+    sb_put(b, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"')
+            sb_put(b, "\"", 1);
+        sb_put(b, s, 1);
+    }
+    sb_put(b, "\"", 1);
+}
+
+static void sb_field(sbuf_t *b, const report_field_t *f)
+{
+    char num[64];
+    switch (f->kind) {
+    case REPORT_V_NULL:
+        break;
+    case REPORT_V_STR:
+        sb_csv(b, f->s);
+        break;
+    case REPORT_V_BOOL:
+        sb_str(b, f->b ? "true" : "false");
+        break;
+    case REPORT_V_DOUBLE:
+        if (isfinite(f->d)) {
+            snprintf(num, sizeof num, "%.17g", f->d);
+            sb_str(b, num);
+        }
+        break;
+    case REPORT_V_U64:
+        snprintf(num, sizeof num, "%" PRIu64, f->u);
+        sb_str(b, num);
+        break;
+    }
+}
+
+int sweep_prepare(sweep_t *s, char *err, size_t errlen)
+{
+    machine_slot_t *slot = NULL;
+    ssize_t maxis = -1;
+    for (size_t a = 0; a < s->n_axes; a++)
+        if (strcmp(s->axes[a].key, "machine") == 0)
+            maxis = (ssize_t)a;
+    if (maxis < 0 && s->base.machine[0] == '\0')
+        return fail(err, errlen,
+                    "--machine is required (or --sweep machine=A,B,...); see 'clearsim "
+                    "machines'");
+    if (maxis < 0) {
+        if (add_machine(s, s->base.machine, &slot) != 0)
+            return fail(err, errlen, "out of memory");
+        if (!slot->m)
+            return fail(err, errlen, "%s", slot->err);
+    } else {
+        for (size_t i = 0; i < s->axes[maxis].n; i++)
+            if (add_machine(s, s->axes[maxis].values[i], &slot) != 0)
+                return fail(err, errlen, "out of memory");
+    }
+
+    run_result_t *fake = calloc(1, sizeof *fake);
+    report_row_t *row = malloc(sizeof *row);
+    int rc = 0;
+    if (!fake || !row)
+        rc = fail(err, errlen, "out of memory");
+    for (size_t i = 0; rc == 0 && i < s->n_machines; i++) {
+        const cfg_machine_t *m = s->machines[i].m;
+        if (!m && (i + 1 < s->n_machines || s->n_cols > 0))
+            continue;
+        memset(fake, 0, sizeof *fake);
+        fake->spec = s->base.spec;
+        if (m) {
+            snprintf(fake->machine, sizeof fake->machine, "%s", m->name);
+            fake_counters(m, fake);
+        } else {
+            /* no machine loaded at all: the columns of a machine without a
+             * pmu map */
+            for (int k = 0; run_std_counters[k] && fake->n_counters < RUN_COUNTERS_MAX; k++)
+                snprintf(fake->counters[fake->n_counters++].name, CFG_NAME_MAX, "%s",
+                         run_std_counters[k]);
+        }
+        if (report_collect(fake, row, err, errlen) != 0)
+            rc = -1;
+        else if (merge_columns(s, row) != 0)
+            rc = fail(err, errlen, "out of memory");
+    }
+    free(fake);
+    free(row);
+    if (rc != 0)
+        return rc;
+
+    sbuf_t b = {0};
+    sb_str(&b, "point");
+    for (size_t a = 0; a < s->n_axes; a++) {
+        char name[64];
+        snprintf(name, sizeof name, "sweep.%s", s->axes[a].key);
+        sb_str(&b, ",");
+        sb_csv(&b, name);
+    }
+    for (size_t i = 0; i < s->n_cols; i++) {
+        sb_str(&b, ",");
+        sb_csv(&b, s->cols[i]);
+    }
+    sb_str(&b, ",error");
+    if (b.oom) {
+        free(b.p);
+        return fail(err, errlen, "out of memory");
+    }
+    free(s->header);
+    s->header = b.p;
+    return 0;
+}
+
+const char *sweep_csv_header(const sweep_t *s)
+{
+    return s->header ? s->header : "";
+}
+
+/* ---- running points ---- */
+
+/* Build point p's options and machine. Returns 0, or -1 with the reason the
+ * point cannot run. */
+static int build_point(const sweep_t *s, uint64_t p, cli_run_t *r, const cfg_machine_t **m,
+                       char *err, size_t errlen)
+{
+    *r = s->base;
+    for (size_t a = 0; a < s->n_axes; a++)
+        if (cli_run_set(r, s->axes[a].key, sweep_value(s, p, a), err, errlen) != CLI_OK)
+            return -1;
+    const machine_slot_t *slot = find_machine(s, r->machine);
+    if (!slot)
+        return fail(err, errlen, "internal: machine '%.64s' was not loaded", r->machine);
+    if (!slot->m)
+        return fail(err, errlen, "%s", slot->err);
+    *m = slot->m;
+    cli_apply_defaults(r, *m);
+    if (wl_validate(&r->spec, *m, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+static char *csv_record(const sweep_t *s, uint64_t p, const run_result_t *res, const char *error,
+                        char *err, size_t errlen)
+{
+    sbuf_t b = {0};
+    char num[32];
+    report_row_t *row = NULL;
+    snprintf(num, sizeof num, "%" PRIu64, p);
+    sb_str(&b, num);
+    for (size_t a = 0; a < s->n_axes; a++) {
+        sb_str(&b, ",");
+        sb_csv(&b, sweep_value(s, p, a));
+    }
+    if (res) {
+        row = malloc(sizeof *row);
+        if (!row || report_collect(res, row, err, errlen) != 0) {
+            if (!row)
+                fail(err, errlen, "out of memory");
+            free(row);
+            free(b.p);
+            return NULL;
+        }
+    }
+    for (size_t c = 0; c < s->n_cols; c++) {
+        sb_str(&b, ",");
+        if (!row)
+            continue;
+        for (size_t i = 0; i < row->n; i++) {
+            char name[3 * CFG_NAME_MAX + 8];
+            join_path(&row->f[i], name, sizeof name);
+            if (strcmp(name, s->cols[c]) == 0) {
+                sb_field(&b, &row->f[i]);
+                break;
+            }
+        }
+    }
+    sb_str(&b, ",");
+    if (error)
+        sb_csv(&b, error);
+    free(row);
+    if (b.oom) {
+        free(b.p);
+        fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    return b.p;
+}
+
+static char *json_record(const sweep_t *s, uint64_t p, const run_result_t *res, const char *error,
+                         char *err, size_t errlen)
+{
+    json_t *o = json_object();
+    json_t *sw = json_object();
+    json_t *result = json_null();
+    if (res) {
+        result = report_run_json(res, err, errlen);
+        if (!result) {
+            json_decref(o);
+            json_decref(sw);
+            return NULL;
+        }
+    }
+    for (size_t a = 0; a < s->n_axes; a++)
+        json_object_set_new(sw, s->axes[a].key, json_string(sweep_value(s, p, a)));
+    json_object_set_new(o, "point", json_integer((json_int_t)p));
+    json_object_set_new(o, "sweep", sw);
+    json_object_set_new(o, "error", error ? json_string(error) : json_null());
+    json_object_set_new(o, "result", result);
+    char *out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    if (!out)
+        fail(err, errlen, "out of memory (json)");
+    return out;
+}
+
+typedef struct run_job {
+    sweep_t *s;
+    const uint64_t *points;
+    report_format_t fmt;
+    char **records;
+    bool *failed;
+    bool *fatal; /* formatting failed (out of memory) */
+    char (*errs)[512];
+} run_job_t;
+
+static void run_one(void *vctx, size_t k)
+{
+    run_job_t *j = vctx;
+    uint64_t p = j->points[k];
+    cli_run_t *r = malloc(sizeof *r);
+    run_result_t *res = malloc(sizeof *res);
+    char why[1024] = "";
+    const cfg_machine_t *m = NULL;
+    bool ok = false;
+    if (!r || !res) {
+        snprintf(why, sizeof why, "out of memory");
+    } else if (build_point(j->s, p, r, &m, why, sizeof why) == 0) {
+        r->opts.progress = false;
+        memset(res, 0, sizeof *res);
+        ok = run_predict(m, &r->spec, &r->opts, res, why, sizeof why) == 0;
+    }
+    for (char *c = why; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    j->failed[k] = !ok;
+    j->records[k] =
+        j->fmt == REPORT_FMT_JSON
+            ? json_record(j->s, p, ok ? res : NULL, ok ? NULL : why, j->errs[k], sizeof j->errs[k])
+            : csv_record(j->s, p, ok ? res : NULL, ok ? NULL : why, j->errs[k], sizeof j->errs[k]);
+    if (!j->records[k])
+        j->fatal[k] = true;
+    free(r);
+    free(res);
+}
+
+int sweep_run(sweep_t *s, const uint64_t *points, size_t n, unsigned jobs, report_format_t fmt,
+              progress_t *pr, uint64_t pr_base, char **records, bool *failed, char *err,
+              size_t errlen)
+{
+    if (!s->header)
+        return fail(err, errlen, "internal: sweep_run before sweep_prepare");
+    for (size_t k = 0; k < n; k++)
+        if (points[k] >= s->n_points)
+            return fail(err, errlen, "internal: point %" PRIu64 " out of range", points[k]);
+    bool *fatal = calloc(n ? n : 1, sizeof *fatal);
+    char(*errs)[512] = calloc(n ? n : 1, sizeof *errs);
+    if (!fatal || !errs) {
+        free(fatal);
+        free(errs);
+        return fail(err, errlen, "out of memory");
+    }
+    run_job_t j = {.s = s,
+                   .points = points,
+                   .fmt = fmt,
+                   .records = records,
+                   .failed = failed,
+                   .fatal = fatal,
+                   .errs = errs};
+    for (size_t k = 0; k < n; k++)
+        records[k] = NULL;
+    int rc = sweep_parallel(n, jobs, run_one, &j, pr, pr_base, err, errlen);
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        if (fatal[k])
+            rc = fail(err, errlen, "point %" PRIu64 ": %s", points[k], errs[k]);
+    free(fatal);
+    free(errs);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* shards                                                                    */
+
+int sweep_parse_shard(const char *arg, uint32_t *index, uint32_t *count, char *err, size_t errlen)
+{
+    char a[32], why[256];
+    const char *slash = strchr(arg, '/');
+    uint64_t i, n;
+    if (!slash || (size_t)(slash - arg) >= sizeof a)
+        return fail(err, errlen, "--shard '%.64s': expected i/N, e.g. 1/4", arg);
+    memcpy(a, arg, (size_t)(slash - arg));
+    a[slash - arg] = '\0';
+    if (unit_parse_u64(a, &i, why, sizeof why) != 0 ||
+        unit_parse_u64(slash + 1, &n, why, sizeof why) != 0)
+        return fail(err, errlen, "--shard '%.64s': expected i/N with whole numbers", arg);
+    if (n < 1 || n > UINT32_MAX || i < 1 || i > n)
+        return fail(err, errlen, "--shard '%.64s': need 1 <= i <= N", arg);
+    *index = (uint32_t)(i - 1);
+    *count = (uint32_t)n;
+    return 0;
+}
+
+bool sweep_in_shard(uint64_t p, uint32_t index, uint32_t count)
+{
+    return count <= 1 || p % count == index;
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# sweep.sh - clearsim sweep: --jobs does not change the output, shards merge
+# to the whole sweep, --resume completes a partial file identically, points
+# that 'run' rejects become rows with an error, the json contract, and usage
+# errors.
+source "$(dirname "${BASH_SOURCE[0]}")/common.bash"
+need_python
+
+# Small sizes so that the whole sweep simulates in well under a second.
+A=(--machine zen3-epyc-7j13 --sweep function=rep_stosb,movnti,clzero,stp
+    --sweep size=4KB..1MB:x4 --sweep chunk=4KB,64KB -q)
+
+cs sweep "${A[@]}" --jobs 1
+[[ $RC -eq 0 ]] || fail "sweep --jobs 1: exit $RC"
+cp "$OUT" "$TMPD/j1.csv"
+grep -q "points could not run" "$ERR" || fail "sweep: no note about the failed points on stderr"
+
+cs sweep "${A[@]}" --jobs 2
+[[ $RC -eq 0 ]] || fail "sweep --jobs 2: exit $RC"
+cmp -s "$OUT" "$TMPD/j1.csv" || fail "sweep --jobs 2 differs from --jobs 1"
+
+python3 - "$TMPD/j1.csv" <<'EOF' || fail "sweep csv contents"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+# 4 functions x 5 sizes (4KiB 16KiB 64KiB 256KiB 1MiB) x 2 chunks, first axis slowest
+assert len(rows) == 40, len(rows)
+assert [int(r["point"]) for r in rows] == list(range(40))
+assert rows[0]["sweep.function"] == "rep_stosb" and rows[0]["sweep.size"] == "4KiB"
+assert rows[1]["sweep.chunk"] == "64KB" and rows[2]["sweep.size"] == "16KiB"
+assert rows[10]["sweep.function"] == "movnti"
+for r in rows:
+    f, size, chunk = r["sweep.function"], r["sweep.size"], r["sweep.chunk"]
+    if f == "stp":  # an arm64 kernel on an x86-64 machine
+        assert "stp" in r["error"] and r["bytes_per_sec"] == "", r
+    elif size in ("4KiB", "16KiB") and chunk == "64KB":  # --chunk larger than --size
+        assert "--chunk" in r["error"] and r["machine"] == "", r
+    else:
+        assert r["error"] == "" and float(r["bytes_per_sec"]) > 0, r
+        assert r["function"] == f and int(r["chunk_bytes"]) in (4096, 65536)
+EOF
+
+# shards merge (header once, rows sorted by point) to the unsharded csv
+for i in 1 2 3; do
+    cs sweep "${A[@]}" --shard "$i/3" --jobs 2 -o "$TMPD/s$i.csv"
+    [[ $RC -eq 0 ]] || fail "sweep --shard $i/3: exit $RC"
+    [[ ! -s "$OUT" ]] || fail "sweep -o: printed on stdout"
+done
+{
+    head -n 1 "$TMPD/s1.csv"
+    tail -q -n +2 "$TMPD/s1.csv" "$TMPD/s2.csv" "$TMPD/s3.csv" | sort -t, -k1,1n
+} >"$TMPD/merged.csv"
+cmp -s "$TMPD/merged.csv" "$TMPD/j1.csv" || fail "merged shards differ from the whole sweep"
+[[ $(($(wc -l <"$TMPD/s2.csv") - 1)) -eq 13 ]] || fail "shard 2/3 does not hold 13 points"
+
+# --resume after a partial file (the first rows, the last one cut) completes it
+head -n 12 "$TMPD/j1.csv" >"$TMPD/r.csv"
+printf '11,rep_stosb,1MiB,64KB,zen3' >>"$TMPD/r.csv"
+cs sweep "${A[@]}" -o "$TMPD/r.csv" --resume --jobs 2
+[[ $RC -eq 0 ]] || fail "sweep --resume: exit $RC"
+cmp -s "$TMPD/r.csv" "$TMPD/j1.csv" || fail "--resume did not complete the file identically"
+# a shard resumes too
+head -n 4 "$TMPD/s2.csv" >"$TMPD/r2.csv"
+cs sweep "${A[@]}" --shard 2/3 -o "$TMPD/r2.csv" --resume
+cmp -s "$TMPD/r2.csv" "$TMPD/s2.csv" || fail "--resume of a shard differs"
+# a file of another sweep is refused, and left as it was
+cp "$TMPD/s1.csv" "$TMPD/other.csv"
+expect_error 1 "not a point of this sweep" sweep "${A[@]}" --shard 2/3 -o "$TMPD/other.csv" --resume
+cmp -s "$TMPD/other.csv" "$TMPD/s1.csv" || fail "a refused --resume changed the file"
+
+# json: one object with a points array; --resume works on it too
+J=(--machine zen3-epyc-7j13 --sweep size=4KB,64KB --sweep fill=0..255:+255 -q --format json)
+cs sweep "${J[@]}" --jobs 2
+[[ $RC -eq 0 ]] || fail "sweep --format json: exit $RC"
+cp "$OUT" "$TMPD/all.json"
+python3 - "$TMPD/all.json" <<'EOF' || fail "sweep json contract"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["points"]
+p = d["points"]
+assert [x["point"] for x in p] == [0, 1, 2, 3]
+assert list(p[0]) == ["point", "sweep", "error", "result"], list(p[0])
+assert p[1]["sweep"] == {"size": "4KB", "fill": "255"}, p[1]["sweep"]
+for x in p:
+    assert x["error"] is None and x["result"]["size_bytes"] in (4096, 65536)
+    assert x["result"]["fill"] == int(x["sweep"]["fill"])
+EOF
+python3 -c "
+import json,sys; d=json.load(open('$TMPD/all.json')); d['points']=d['points'][:2]
+json.dump(d, open('$TMPD/part.json','w'))"
+cs sweep "${J[@]}" -o "$TMPD/part.json" --resume
+cmp -s "$TMPD/part.json" "$TMPD/all.json" || fail "json --resume differs"
+
+# machines with different pmu maps: one header for all (the union of counters)
+cs sweep --sweep machine=zen3-epyc-7j13,graviton3,no-such-machine -s 64KB -q
+[[ $RC -eq 0 ]] || fail "sweep over machines: exit $RC"
+python3 - "$OUT" <<'EOF' || fail "sweep over machines"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["machine"] for r in rows[:2]] == ["zen3-epyc-7j13", "graviton3"]
+assert rows[0]["function"] == "rep_stosb" and rows[1]["function"] == "memset"
+assert rows[2]["error"] and "no-such-machine" in rows[2]["error"]
+EOF
+
+# usage errors
+expect_error 2 "needs a step" sweep --machine zen3-epyc-7j13 --sweep size=4KB..1MB
+expect_error 2 "unknown key" sweep --machine zen3-epyc-7j13 --sweep colour=red
+expect_error 2 "given twice" sweep --machine zen3-epyc-7j13 --sweep size=4KB --sweep size=8KB
+expect_error 2 "--shard" sweep --machine zen3-epyc-7j13 --sweep size=4KB --shard 0/2
+expect_error 2 "--resume needs --output" sweep --machine zen3-epyc-7j13 --sweep size=4KB --resume
+expect_error 2 "nothing to sweep" sweep --machine zen3-epyc-7j13
+expect_error 2 "--machine is required" sweep --sweep size=4KB
+expect_error 2 "--format" sweep --machine zen3-epyc-7j13 --sweep size=4KB --format text
+expect_error 2 "--fill" sweep --machine zen3-epyc-7j13 --sweep size=4KB --fill 300
+expect_error 1 "no-such-machine" sweep --machine no-such-machine --sweep size=4KB
+echo "PASS"

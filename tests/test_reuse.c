@@ -1,0 +1,191 @@
+/*
+ * test_reuse.c - the consumer's touch after each clear (wl_spec_t.reuse_bytes,
+ * sim/workload.c), which `clearsim tune` uses to price the re-fetch of
+ * what a clear did not leave in cache.
+ *
+ * Notes
+ *  - A recording sink checks where the loads go: after each measured call,
+ *    one 8-byte load per line of the first min(reuse, call length) bytes of
+ *    that call, none in the warm-up; validation names the rule broken.
+ *  - A run on the tiny machine (tests/tiny_machine.h) checks the direction:
+ *    a touch of 1 KiB (fits L2) after a temporal clear hits in cache, the
+ *    same touch after a non-temporal clear misses to memory and costs more.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "models/stats.h"
+#include "sim/run.h"
+#include "sim/trace.h"
+#include "sim/workload.h"
+#include "tiny_machine.h"
+
+typedef struct rec {
+    bool roi;
+    uint64_t loads, roi_loads, calls;
+    uint64_t last_call_addr, last_call_len;
+    bool loads_in_range; /* every load within the last call's first reuse bytes */
+    uint64_t reuse;
+    uint64_t next_expected; /* next load address expected after a call */
+} rec_t;
+
+static int rec_sink(void *ctx, const trace_op_t *op)
+{
+    rec_t *r = ctx;
+    if (op->kind == TRACE_CALL_BEGIN) {
+        r->calls++;
+        r->last_call_addr = op->addr;
+        r->last_call_len = op->bytes;
+        r->next_expected = op->addr;
+    } else if (op->kind == TRACE_LOAD) {
+        r->loads += op->count;
+        if (r->roi)
+            r->roi_loads += op->count;
+        uint64_t lim = r->reuse < r->last_call_len ? r->reuse : r->last_call_len;
+        if (op->addr != r->next_expected || op->addr + op->bytes > r->last_call_addr + lim ||
+            op->bytes != 8)
+            r->loads_in_range = false;
+        r->next_expected = op->addr + 64;
+    }
+    return 0;
+}
+
+static uint64_t rec_mark(void *ctx, wl_mark_t mark)
+{
+    rec_t *r = ctx;
+    if (mark == WL_MARK_ROI_BEGIN)
+        r->roi = true;
+    return 0;
+}
+
+static void trace_spec(const wl_spec_t *s, const cfg_machine_t *m, rec_t *r)
+{
+    char err[256];
+    memset(r, 0, sizeof *r);
+    r->reuse = s->reuse_bytes;
+    r->loads_in_range = true;
+    trace_t *t = trace_create(rec_sink, r, false);
+    assert_non_null(t);
+    assert_int_equal(wl_trace(s, m, t, rec_mark, r, err, sizeof err), 0);
+    trace_destroy(t);
+}
+
+static void test_loads_follow_each_measured_call(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    wl_spec_t s;
+    wl_spec_init(&s);
+    snprintf(s.function, sizeof s.function, "rep_stosb");
+    s.size_bytes = 16384;
+    s.chunk_bytes = 4096;
+    s.loops = 2;
+    s.reuse_bytes = 1024;
+    rec_t r;
+    trace_spec(&s, &m, &r);
+    /* 4 calls per loop x 2 loops, 1024 / 64 = 16 loads each; none in warm-up */
+    assert_int_equal(r.roi_loads, 2 * 4 * 16);
+    assert_int_equal(r.loads, r.roi_loads);
+    assert_true(r.loads_in_range);
+
+    /* reuse larger than a call: only the call's own bytes are touched */
+    s.reuse_bytes = 8192;
+    trace_spec(&s, &m, &r);
+    assert_int_equal(r.roi_loads, 2 * 4 * (4096 / 64));
+    assert_true(r.loads_in_range);
+
+    /* no reuse: no loads (perf bench) */
+    s.reuse_bytes = 0;
+    trace_spec(&s, &m, &r);
+    assert_int_equal(r.loads, 0);
+}
+
+static void test_validation(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    wl_spec_t s;
+    char err[256] = "";
+    wl_spec_init(&s);
+    s.size_bytes = 4096;
+    s.reuse_bytes = 8192;
+    assert_int_equal(wl_validate(&s, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "reuse"));
+    assert_non_null(strstr(err, "larger than --size"));
+
+    wl_spec_init(&s);
+    s.kind = WL_MMAP;
+    s.caller = WL_CALLER_PAGE;
+    s.size_bytes = 8192;
+    s.reuse_bytes = 4096;
+    snprintf(s.function, sizeof s.function, "rep_stosb");
+    err[0] = '\0';
+    assert_int_equal(wl_validate(&s, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "memset"));
+    s.reuse_bytes = 0;
+    assert_int_equal(wl_validate(&s, &m, err, sizeof err), 0);
+}
+
+static void run_touch(const cfg_machine_t *m, const char *fn, uint64_t reuse, run_result_t *res)
+{
+    char err[256];
+    wl_spec_t s;
+    wl_spec_init(&s);
+    snprintf(s.function, sizeof s.function, "%s", fn);
+    s.size_bytes = 1024;
+    s.reuse_bytes = reuse;
+    run_opts_t o;
+    run_opts_init(&o);
+    o.exact = true;
+    assert_int_equal(run_predict(m, &s, &o, res, err, sizeof err), 0);
+}
+
+static void test_refetch_direction(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    run_result_t *base = calloc(1, sizeof *base), *touch = calloc(1, sizeof *touch);
+    run_result_t *nt = calloc(1, sizeof *nt), *nt_touch = calloc(1, sizeof *nt_touch);
+    assert_non_null(base);
+    assert_non_null(touch);
+    assert_non_null(nt);
+    assert_non_null(nt_touch);
+
+    /* temporal: 1 KiB fits L2, so the 16 loads hit in cache: no memory reads */
+    run_touch(&m, "rep_stosb", 0, base);
+    run_touch(&m, "rep_stosb", 1024, touch);
+    assert_int_equal(touch->stats.count[ST_LOADS], 16);
+    assert_int_equal(base->stats.count[ST_LOADS], 0);
+    assert_int_equal(touch->stats.bytes[ST_DRAM_READS], base->stats.bytes[ST_DRAM_READS]);
+
+    /* non-temporal: the lines went to memory, so the touch reads them back */
+    run_touch(&m, "movnti", 0, nt);
+    run_touch(&m, "movnti", 1024, nt_touch);
+    assert_int_equal(nt_touch->stats.bytes[ST_DRAM_READS] - nt->stats.bytes[ST_DRAM_READS], 1024);
+    /* and the re-fetch costs more after the non-temporal clear */
+    assert_true(nt_touch->cycles - nt->cycles > touch->cycles - base->cycles);
+    free(base);
+    free(touch);
+    free(nt);
+    free(nt_touch);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_loads_follow_each_measured_call),
+        cmocka_unit_test(test_validation),
+        cmocka_unit_test(test_refetch_direction),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
