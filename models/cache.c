@@ -16,13 +16,12 @@
  *    call names one line (any byte address in it); the caller splits
  *    accesses at line boundaries and looks up each line.
  *  - Layout: one allocation holds this struct, then one block per set,
- *    64-byte aligned: the set's tags (uint64_t, UINT64_MAX = invalid), its
- *    metadata (parallel to the tags), then its replacement state
- *    (state_bytes(ways)). Keeping a set's tags, metadata and state together
- *    means a lookup, an insert and its victim touch one contiguous block,
- *    and sequential sets are sequential in memory (a large simulated L3 is
- *    bigger than the host's own caches). Set s
- *    occupies ways consecutive entries starting at s * ways. Nothing is
+ *    64-byte aligned: a small header (valid ways; LRU head and tail), the
+ *    replacement state, the set's tags (uint64_t, UINT64_MAX = invalid) and
+ *    its metadata (parallel to the tags). Keeping a set's tags, metadata
+ *    and state together means a lookup, an insert and its victim touch one
+ *    contiguous block, and sequential sets are sequential in memory (a large
+ *    simulated L3 is bigger than the host's own caches). Nothing is
  *    allocated after cache_create().
  *  - The invalid sentinel never equals a real line number because lines are
  *    at least 2 bytes (line_shift >= 1, so line numbers are < 2^63).
@@ -30,10 +29,22 @@
  *    scan, O(ways)) and use no division: shift, mask, multiply. (Measured on
  *    the dev VM, 16 ways: an early-exit loop is ~1.7x faster when the hit way
  *    is predictable, as in one sequential stream, but ~1.6x slower with
- *    random addresses; the branch-free scan has no bad case.)
+ *    random addresses; the branch-free scan has no bad case.) Under LRU the
+ *    most recently used way is tried first: in a sequential stream the line
+ *    looked up is usually the one the set received last.
  *  - Invalid ways are filled first, lowest index first; only a full set asks
- *    the policy for a victim. Removing a line leaves the replacement state as
- *    it was.
+ *    the policy for a victim. The per-set valid count lets a full set skip
+ *    the search for an invalid way. Removing a line leaves the replacement
+ *    state as it was.
+ *  - LRU is kept here as a doubly linked recency list per set (one byte per
+ *    way each for the previous and next way, plus head and tail): a touch
+ *    moves the way to the head in O(1), the victim is the tail in O(1). This
+ *    is the same order as repl_lru's rank bytes (initially way 0 most
+ *    recent, way ways-1 least recent; every touch makes the way the most
+ *    recent), so it picks the same victims; repl_lru's functions remain the
+ *    policy's reference. PLRU and random go through repl_ops_t.
+ *  - Where an invalid way sits in the recency order never matters: victims
+ *    are only chosen in a full set, and filling a way touches it first.
  *  - Ignores: sectoring / sub-line valid bits, coherence states beyond dirty,
  *    way prediction, bank conflicts, timing (ready_cycles is stored, never
  *    interpreted here).
@@ -54,10 +65,19 @@
 /* Line and set counts are kept in 32 bits. */
 #define CACHE_MAX_LINES 0x80000000ull
 
+/* Per-set header, first in the set's block: valid ways; the LRU list's ends. */
+typedef struct cache_hdr {
+    uint32_t nvalid; /* valid ways in the set */
+    uint8_t head;    /* LRU: most recently used way */
+    uint8_t tail;    /* LRU: least recently used way (the victim) */
+} cache_hdr_t;
+
 struct cache {
-    uint8_t *blocks;        /* sets x block_bytes: tags, meta, replacement state */
+    uint8_t *blocks;        /* sets x block_bytes: header, replacement state, tags, meta */
     size_t block_bytes;     /* bytes per set block */
+    size_t tags_off;        /* offset of the tags within a block */
     size_t meta_off;        /* offset of the metadata within a block */
+    size_t hdr_off;         /* offset of the cache_hdr_t within a block */
     size_t state_off;       /* offset of the replacement state within a block */
     const repl_ops_t *repl; /* replacement policy */
     uint64_t set_mask;      /* sets - 1 */
@@ -67,7 +87,17 @@ struct cache {
     uint32_t ways;
     uint32_t sets;
     uint32_t line_bytes;
+    bool lru; /* recency list (prev[ways], next[ways]) instead of repl ops */
+    /* A cache much larger than the host's caches: every access first asks the
+     * host to prefetch the block CACHE_PF_SETS sets further on (sequential
+     * streams walk the sets in order). A hint only; it changes no result. */
+    bool host_prefetch;
+    uint64_t nvalid; /* valid lines in the whole cache: 0 answers any lookup at once */
 };
+
+#define CACHE_PF_SETS      4u         /* how far ahead the host prefetch reaches */
+#define CACHE_PF_MIN_BYTES (4u << 20) /* caches at least this large use it */
+#define CACHE_PF_MAX_LINES 8u         /* host lines prefetched per access */
 
 static const repl_ops_t *const repl_table[] = {
     [CFG_REPL_LRU] = &repl_lru,
@@ -118,7 +148,7 @@ static inline uint8_t *cache_block(const cache_t *c, uint64_t set)
 
 static inline uint64_t *cache_tags(const cache_t *c, uint64_t set)
 {
-    return (uint64_t *)cache_block(c, set);
+    return (uint64_t *)(cache_block(c, set) + c->tags_off);
 }
 
 static inline cache_meta_t *cache_metas(const cache_t *c, uint64_t set)
@@ -126,9 +156,55 @@ static inline cache_meta_t *cache_metas(const cache_t *c, uint64_t set)
     return (cache_meta_t *)(cache_block(c, set) + c->meta_off);
 }
 
+static inline cache_hdr_t *cache_hdr(const cache_t *c, uint64_t set)
+{
+    return (cache_hdr_t *)(cache_block(c, set) + c->hdr_off);
+}
+
 static inline uint8_t *cache_state(const cache_t *c, uint64_t set)
 {
     return cache_block(c, set) + c->state_off;
+}
+
+/* ---- LRU recency list: prev[ways] then next[ways] in the state bytes ---- */
+
+static inline void lru_list_init(cache_hdr_t *hd, uint8_t *st, uint32_t ways)
+{
+    uint8_t *prev = st, *next = st + ways;
+    for (uint32_t w = 0; w < ways; w++) {
+        prev[w] = (uint8_t)(w ? w - 1 : 0);
+        next[w] = (uint8_t)(w + 1 < ways ? w + 1 : w);
+    }
+    hd->head = 0;
+    hd->tail = (uint8_t)(ways - 1);
+}
+
+/* Make way the most recently used. prev[head] and next[tail] are never read. */
+static inline void lru_list_touch(cache_hdr_t *hd, uint8_t *st, uint32_t ways, uint32_t way)
+{
+    uint8_t w = (uint8_t)way, h = hd->head;
+    if (h == w)
+        return;
+    uint8_t *prev = st, *next = st + ways;
+    uint8_t p = prev[w]; /* w is not the head: it has a predecessor */
+    if (hd->tail == w) {
+        hd->tail = p;
+    } else {
+        uint8_t n = next[w];
+        prev[n] = p;
+        next[p] = n;
+    }
+    next[w] = h;
+    prev[h] = w;
+    hd->head = w;
+}
+
+static inline void cache_touch(cache_t *c, uint64_t set, uint32_t way)
+{
+    if (c->lru)
+        lru_list_touch(cache_hdr(c, set), cache_state(c, set), c->ways, way);
+    else
+        c->repl->touch(cache_state(c, set), c->ways, way);
 }
 
 /* The way holding `line` in the set starting at tags, or ways if absent. */
@@ -228,10 +304,15 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
     if (repl->check != NULL && repl->check((uint32_t)ways, err, errlen) != 0)
         return NULL;
 
-    size_t stride = repl->state_bytes((uint32_t)ways);
-    size_t meta_off = (size_t)ways * sizeof(uint64_t);
-    size_t state_off = meta_off + (size_t)ways * sizeof(cache_meta_t);
-    size_t block = (state_off + stride + 63) & ~(size_t)63;
+    bool lru = repl == &repl_lru && ways <= 256;
+    size_t stride = lru ? 2 * (size_t)ways : repl->state_bytes((uint32_t)ways);
+    /* header and replacement state first: a lookup reads the header (the
+     * MRU way) and then the tags, which follow in the same host lines */
+    size_t hdr_off = 0;
+    size_t state_off = sizeof(cache_hdr_t);
+    size_t tags_off = (state_off + stride + 7) & ~(size_t)7;
+    size_t meta_off = tags_off + (size_t)ways * sizeof(uint64_t);
+    size_t block = (meta_off + (size_t)ways * sizeof(cache_meta_t) + 63) & ~(size_t)63;
     size_t head = (sizeof(cache_t) + 63) & ~(size_t)63;
     size_t total = head + (size_t)sets * block;
 
@@ -243,8 +324,12 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
     cache_t *c = (cache_t *)mem;
     c->blocks = mem + head;
     c->block_bytes = block;
+    c->tags_off = tags_off;
     c->meta_off = meta_off;
+    c->hdr_off = hdr_off;
     c->state_off = state_off;
+    c->lru = lru;
+    c->host_prefetch = (uint64_t)sets * block >= CACHE_PF_MIN_BYTES;
     c->repl = repl;
     c->set_mask = sets - 1;
     c->rng = seed != 0 ? seed : CACHE_SEED_ZERO;
@@ -253,13 +338,19 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
     c->ways = (uint32_t)ways;
     c->sets = (uint32_t)sets;
     c->line_bytes = (uint32_t)line;
+    c->nvalid = 0; /* aligned_alloc does not zero: every field is set here */
 
     for (uint64_t st = 0; st < sets; st++) {
         uint64_t *tags = cache_tags(c, st);
         for (uint64_t w = 0; w < ways; w++)
             tags[w] = CACHE_TAG_INVALID;
         memset(cache_metas(c, st), 0, (size_t)ways * sizeof(cache_meta_t));
-        repl->init(cache_state(c, st), c->ways);
+        cache_hdr_t *hd = cache_hdr(c, st);
+        hd->nvalid = 0;
+        if (lru)
+            lru_list_init(hd, cache_state(c, st), c->ways);
+        else
+            repl->init(cache_state(c, st), c->ways);
     }
     return c;
 }
@@ -269,31 +360,53 @@ void cache_destroy(cache_t *c)
     free(c);
 }
 
+/* The way holding line in set, or ways if absent. Under LRU the most
+ * recently used way is tried first. */
+static inline uint32_t cache_way_of(const cache_t *c, uint64_t set, uint64_t line)
+{
+    if (c->nvalid == 0)
+        return c->ways; /* e.g. non-temporal clearing leaves the caches empty */
+    if (c->host_prefetch) {
+        const uint8_t *ahead = cache_block(c, (set + CACHE_PF_SETS) & c->set_mask);
+        for (size_t off = 0; off < c->block_bytes && off < 64 * CACHE_PF_MAX_LINES; off += 64)
+            __builtin_prefetch(ahead + off, 1, 3);
+    }
+    const uint64_t *tags = cache_tags(c, set);
+    if (c->lru) {
+        uint32_t h = cache_hdr(c, set)->head;
+        if (tags[h] == line)
+            return h;
+    }
+    return cache_find_way(tags, c->ways, line);
+}
+
 cache_meta_t *cache_lookup(cache_t *c, uint64_t addr, bool touch)
 {
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
-    uint32_t way = cache_find_way(cache_tags(c, set), c->ways, line);
+    uint32_t way = cache_way_of(c, set, line);
     if (way == c->ways)
         return NULL;
     if (touch)
-        c->repl->touch(cache_state(c, set), c->ways, way);
+        cache_touch(c, set, way);
     return &cache_metas(c, set)[way];
 }
 
-void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_victim_t *victim)
+/* Put line (known absent) into set; returns its way. */
+static inline uint32_t cache_place(cache_t *c, uint64_t set, uint64_t line,
+                                   const cache_meta_t *meta, cache_victim_t *victim)
 {
-    uint64_t line = cache_line_of(c, addr);
-    uint64_t set = line & c->set_mask;
     uint64_t *tags = cache_tags(c, set);
     cache_meta_t *metas = cache_metas(c, set);
-    uint8_t *state = cache_state(c, set);
-    assert(cache_find_way(tags, c->ways, line) == c->ways && "cache_insert: line already present");
-
-    uint32_t way = cache_find_invalid(tags, c->ways);
+    cache_hdr_t *hd = cache_hdr(c, set);
+    uint32_t way;
     cache_victim_t v = {0};
-    if (way == c->ways) {
-        way = c->repl->victim(state, c->ways, &c->rng);
+    if (hd->nvalid < c->ways) {
+        way = cache_find_invalid(tags, c->ways);
+        hd->nvalid++;
+        c->nvalid++;
+    } else {
+        way = c->lru ? hd->tail : c->repl->victim(cache_state(c, set), c->ways, &c->rng);
         v.valid = true;
         v.addr = tags[way] << c->line_shift;
         v.meta = metas[way];
@@ -304,24 +417,51 @@ void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_vic
     } else {
         metas[way] = (cache_meta_t){0};
     }
-    c->repl->touch(state, c->ways, way);
+    cache_touch(c, set, way);
     if (victim != NULL)
         *victim = v;
+    return way;
+}
+
+void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_victim_t *victim)
+{
+    uint64_t line = cache_line_of(c, addr);
+    uint64_t set = line & c->set_mask;
+    assert(cache_find_way(cache_tags(c, set), c->ways, line) == c->ways &&
+           "cache_insert: line already present");
+    cache_place(c, set, line, meta, victim);
+}
+
+cache_meta_t *cache_lookup_or_insert(cache_t *c, uint64_t addr, bool touch,
+                                     const cache_meta_t *meta, cache_victim_t *victim)
+{
+    uint64_t line = cache_line_of(c, addr);
+    uint64_t set = line & c->set_mask;
+    uint32_t way = cache_way_of(c, set, line);
+    if (way != c->ways) {
+        if (touch)
+            cache_touch(c, set, way);
+        return &cache_metas(c, set)[way];
+    }
+    cache_place(c, set, line, meta, victim);
+    return NULL;
 }
 
 bool cache_remove(cache_t *c, uint64_t addr, cache_meta_t *out)
 {
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
-    uint64_t *tags = cache_tags(c, set);
-    uint32_t way = cache_find_way(tags, c->ways, line);
+    uint32_t way = cache_way_of(c, set, line);
     if (way == c->ways)
         return false;
+    uint64_t *tags = cache_tags(c, set);
     cache_meta_t *metas = cache_metas(c, set);
     if (out != NULL)
         *out = metas[way];
     tags[way] = CACHE_TAG_INVALID;
     metas[way] = (cache_meta_t){0};
+    cache_hdr(c, set)->nvalid--;
+    c->nvalid--;
     return true;
 }
 

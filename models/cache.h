@@ -49,6 +49,12 @@ cache_meta_t *cache_lookup(cache_t *c, uint64_t addr, bool touch);
 /* Insert addr (must not be present) with meta; the policy picks the way (an
  * invalid way first). The evicted line, if any, is returned in *victim. */
 void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_victim_t *victim);
+/* cache_lookup(c, addr, touch), and on a miss cache_insert(c, addr, meta,
+ * victim), with one search of the set: returns the hit line's metadata, or
+ * NULL after inserting (then *victim says what was evicted; on a hit *victim
+ * is not written). */
+cache_meta_t *cache_lookup_or_insert(cache_t *c, uint64_t addr, bool touch,
+                                     const cache_meta_t *meta, cache_victim_t *victim);
 /* Remove addr if present; returns true and its metadata in *out (may be NULL). */
 bool cache_remove(cache_t *c, uint64_t addr, cache_meta_t *out);
 

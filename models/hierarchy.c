@@ -147,14 +147,13 @@ static double mem_write(hier_t *h, double t, uint32_t bytes, bool zero)
 
 static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 {
-    cache_meta_t *p = cache_lookup(h->l3, a, true);
+    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty};
+    cache_victim_t v;
+    cache_meta_t *p = cache_lookup_or_insert(h->l3, a, true, &meta, &v);
     if (p) {
         p->dirty |= dirty;
         return;
     }
-    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty};
-    cache_victim_t v;
-    cache_insert(h->l3, a, &meta, &v);
     count(h, ST_L3_FILLS, h->line_bytes);
     if (!v.valid)
         return;
@@ -188,24 +187,31 @@ static void l2_evicted(hier_t *h, cache_victim_t *v, double t)
     }
 }
 
+/* A line was inserted into L2, evicting v. */
+static inline void l2_inserted(hier_t *h, cache_victim_t *v, double t)
+{
+    count(h, ST_L2_FILLS, h->line_bytes);
+    if (v->valid)
+        l2_evicted(h, v, t);
+}
+
 /* Fill L2 with a line the caller has just seen miss (absent = true) or that
  * may be present (then it is only marked dirty). */
 static void l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t,
                     bool absent)
 {
-    if (!absent) {
-        cache_meta_t *p = cache_lookup(h->l2, a, true);
+    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty, .prefetched = prefetched};
+    cache_victim_t v;
+    if (absent) {
+        cache_insert(h->l2, a, &meta, &v);
+    } else {
+        cache_meta_t *p = cache_lookup_or_insert(h->l2, a, true, &meta, &v);
         if (p) {
             p->dirty |= dirty;
             return;
         }
     }
-    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty, .prefetched = prefetched};
-    cache_victim_t v;
-    cache_insert(h->l2, a, &meta, &v);
-    count(h, ST_L2_FILLS, h->line_bytes);
-    if (v.valid)
-        l2_evicted(h, &v, t);
+    l2_inserted(h, &v, t);
 }
 
 static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
@@ -216,11 +222,13 @@ static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     if (!v.valid || !v.meta.dirty)
         return;
     count(h, ST_L1_WRITEBACKS, h->line_bytes);
-    cache_meta_t *p = cache_lookup(h->l2, v.addr, false);
+    cache_meta_t wb = {.ready_cycles = t, .dirty = true};
+    cache_victim_t v2;
+    cache_meta_t *p = cache_lookup_or_insert(h->l2, v.addr, false, &wb, &v2);
     if (p)
         p->dirty = true;
     else
-        l2_fill(h, v.addr, true, false, t, t, true);
+        l2_inserted(h, &v2, t);
 }
 
 /* ---- reads through the levels ------------------------------------------ */
@@ -232,17 +240,22 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
 {
     *dirty = false;
     if (h->l3) {
-        cache_meta_t *p = cache_lookup(h->l3, a, true);
+        /* A victim L3 gives the line up: remove it at once (touching it
+         * first would change nothing, see models/cache.c). */
+        cache_meta_t out;
+        const cache_meta_t *p;
+        if (h->incl == CFG_INCL_VICTIM) {
+            p = cache_remove(h->l3, a, &out) ? &out : NULL;
+            if (p)
+                *dirty = out.dirty;
+        } else {
+            p = cache_lookup(h->l3, a, true);
+        }
         if (p) {
             count(h, ST_L3_HITS, h->line_bytes);
             double data = max2(t + h->lat3, p->ready_cycles);
             if (!noread)
                 data = serve(&h->free32, data, h->cpl32);
-            if (h->incl == CFG_INCL_VICTIM) {
-                cache_meta_t out;
-                cache_remove(h->l3, a, &out);
-                *dirty = out.dirty;
-            }
             return data;
         }
         count(h, ST_L3_MISSES, h->line_bytes);

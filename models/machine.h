@@ -139,6 +139,9 @@ typedef struct cfg_machine {
     double string_bpc;               /* string.bytes_per_cycle: steady-state store rate */
     uint64_t string_lookahead_bytes; /* string.lookahead: how far ahead (within the op) the
                                       * engine requests ownership of lines */
+    bool string_ordered_end;         /* string.ordered_end: the op completes only when all
+                                      * its lines are committed (its stores are unordered
+                                      * among themselves only) */
     bool string_rfo;                 /* string.rfo: allocating string stores read the line
                                       * first (false: ownership without a read, the SDM's
                                       * fast-string model) */

@@ -629,6 +629,10 @@ static void string_op(model_t *md, const trace_op_t *op)
             }
         }
     }
+    /* An ordered end: nothing after the op issues until its lines are
+     * committed (the window then restarts empty at the next op). */
+    if (m->string_ordered_end)
+        t = max2(t, md->t_commit_last);
     md->t_issue = t;
     /* The microcode sequencer holds the front end until the op has issued. */
     md->t_front = max2(md->t_front, t);
@@ -640,13 +644,15 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
     uint64_t lb = md->line_bytes;
     uint64_t nlines = (op->bytes + lb - 1) / lb;
     double per_line = nlines ? (double)op->count / (double)nlines : 0;
+    double insns_line = nlines ? ((double)op->insns + md->loose_insns) / (double)nlines : 0;
+    md->loose_insns = 0;
     double t = max2(md->t_issue, md->t_front);
     uint64_t la = m->store_buffer_entries ? m->store_buffer_entries : 1;
     uint64_t end = op->addr + op->bytes;
     md->ff_op_lines = 0;
     for (uint64_t a = op->addr & ~(lb - 1); a < end;) {
         t += m->line_zero_cycles * per_line;
-        t = max2(t, front(md, per_line));
+        t = max2(t, front(md, per_line + insns_line));
         t += tlb_access(md, a, true);
         if (m->lz_policy == CFG_LZ_MEMORY) {
             t = max2(t, wc_line(md, a, (uint32_t)lb, true, t));
@@ -724,7 +730,9 @@ int model_op(void *ctx, const trace_op_t *op)
         break;
     }
     flush_line(md);
-    if (md->loose_insns > 0) {
+    /* Loop control announced before a line-zeroing run is spread over it
+     * (line_zero_op); before anything else it is issued now. */
+    if (md->loose_insns > 0 && op->kind != TRACE_LINE_ZERO) {
         front(md, md->loose_insns);
         md->loose_insns = 0;
     }

@@ -1,10 +1,15 @@
 /*
- * mshr.c - slot pool as a binary min-heap of completion times.
+ * mshr.c - slot pool as a sorted ring of completion times.
  *
  * Notes
- *  - The heap always holds `slots` entries; a free slot holds completion time
- *    0 (or any time in the past). Acquire reads the root; commit replaces the
- *    root and sifts down. Both are O(log slots), allocation-free.
+ *  - The pool always holds `slots` completion times; a free slot holds 0 (or
+ *    any time in the past). They are kept sorted in a ring: the earliest is at
+ *    `head`. Acquire reads it; commit drops it and inserts the new completion
+ *    time from the latest end (insertion sort). Completions mostly arrive in
+ *    time order, so a commit usually moves nothing: O(1) typical, O(slots)
+ *    worst, allocation-free. (The pool is the multiset of completion times;
+ *    acquire takes its minimum and commit replaces the minimum, so any
+ *    ordered structure gives the same times - this one was a binary heap.)
  *  - drain_time is tracked as the running maximum of committed completions.
  */
 #include "models/mshr.h"
@@ -13,8 +18,9 @@
 
 struct mshr {
     uint32_t slots;
+    uint32_t head; /* ring index of the earliest completion */
     double max_done;
-    double heap[]; /* min-heap of completion times */
+    double ring[]; /* completion times, ascending from head */
 };
 
 mshr_t *mshr_create(uint32_t slots)
@@ -36,34 +42,35 @@ void mshr_destroy(mshr_t *p)
 void mshr_reset(mshr_t *p)
 {
     for (uint32_t i = 0; i < p->slots; i++)
-        p->heap[i] = 0;
+        p->ring[i] = 0;
+    p->head = 0;
     p->max_done = 0;
 }
 
 double mshr_acquire(const mshr_t *p, double t_request)
 {
-    return p->heap[0] > t_request ? p->heap[0] : t_request;
+    double t0 = p->ring[p->head];
+    return t0 > t_request ? t0 : t_request;
 }
 
 void mshr_commit(mshr_t *p, double t_done)
 {
-    double *h = p->heap;
-    uint32_t n = p->slots, i = 0;
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        double vm = t_done;
-        if (l < n && h[l] < vm) {
-            m = l;
-            vm = h[l];
-        }
-        if (r < n && h[r] < vm)
-            m = r;
-        if (m == i)
+    double *r = p->ring;
+    uint32_t n = p->slots;
+    /* Drop the earliest: the ring now starts one further on and its last
+     * position (the old head) is free. */
+    uint32_t hole = p->head;
+    uint32_t head = hole + 1 == n ? 0 : hole + 1;
+    p->head = head;
+    /* Move later completions up until t_done fits. */
+    for (uint32_t k = n - 1; k > 0; k--) {
+        uint32_t before = hole == 0 ? n - 1 : hole - 1;
+        if (!(r[before] > t_done))
             break;
-        h[i] = h[m];
-        i = m;
+        r[hole] = r[before];
+        hole = before;
     }
-    h[i] = t_done;
+    r[hole] = t_done;
     if (t_done > p->max_done)
         p->max_done = t_done;
 }
@@ -77,7 +84,7 @@ uint32_t mshr_in_flight(const mshr_t *p, double t)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < p->slots; i++)
-        n += p->heap[i] > t;
+        n += p->ring[i] > t;
     return n;
 }
 
@@ -89,6 +96,6 @@ uint32_t mshr_slots(const mshr_t *p)
 void mshr_shift_time(mshr_t *p, double dt)
 {
     for (uint32_t i = 0; i < p->slots; i++)
-        p->heap[i] += dt;
+        p->ring[i] += dt;
     p->max_done += dt;
 }

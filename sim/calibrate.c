@@ -431,6 +431,7 @@ typedef struct fitctx {
     char err[1024];
     progress_t *progress;
     size_t budget;
+    bool log; /* one line per evaluation on stderr */
 } fitctx_t;
 
 /* Parameter x (unbounded) <-> value in [lo, hi]. */
@@ -480,9 +481,21 @@ static int residuals(const gsl_vector *x, void *params, gsl_vector *f)
     }
     c->evaluations++;
     progress_update(c->progress, c->evaluations);
+    double chisq = 0;
     for (size_t i = 0; i < c->nfit; i++) {
         const cal_case_t *cs = &c->d->cases[c->fit_index[i]];
-        gsl_vector_set(f, i, cal_rel_error(cs, c->pred[c->fit_index[i]]));
+        double r = cal_rel_error(cs, c->pred[c->fit_index[i]]);
+        gsl_vector_set(f, i, r);
+        chisq += r * r;
+    }
+    if (c->log) {
+        fprintf(stderr, "calibrate: evaluation %zu: chi^2 %.5g:", c->evaluations, chisq);
+        for (size_t k = 0; k < c->d->n_keys; k++) {
+            double v;
+            cfg_key_get(c->m, c->d->keys[k].key, &v);
+            fprintf(stderr, " %s=%.4g", c->d->keys[k].key->path, v);
+        }
+        fputc('\n', stderr);
     }
     return GSL_SUCCESS;
 }
@@ -520,7 +533,7 @@ static int jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
     return rc;
 }
 
-int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progress,
+int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progress, size_t max_iter,
             cal_result_t *res, char *err, size_t errlen)
 {
     memset(res, 0, sizeof(*res));
@@ -550,7 +563,7 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
         return -1;
     }
 
-    const size_t max_iter = 12;
+    c->log = progress && !progress_tty();
     c->budget = max_iter * (p + 2);
     c->progress = progress_create("calibrating", c->budget, progress);
     gsl_multifit_nlinear_fdf fdf = {.f = residuals, .df = jacobian, .n = n, .p = p, .params = c};

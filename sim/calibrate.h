@@ -79,9 +79,12 @@ typedef struct cal_result {
     double chisq0, chisq;
 } cal_result_t;
 
-/* Fit d's keys on d's fitting set, starting from m's values; m receives the
- * fitted values. Returns 0, or -1 with a reason. */
-int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progress,
+/* Fit d's keys on d's fitting set, starting from m's values, in at most
+ * max_iter trust-region iterations; m receives the fitted values. Each
+ * evaluation is logged on stderr (one line) when progress is set and stderr
+ * is not a terminal (a terminal gets the progress line instead). Returns 0,
+ * or -1 with a reason. */
+int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progress, size_t max_iter,
             cal_result_t *res, char *err, size_t errlen);
 
 /* Copy machine file `in` to `out`, replacing the values of d's keys with m's

@@ -119,6 +119,9 @@ static const cfg_key_t keys[] = {
         "string engine steady-state store rate; required with erms, rep_good or mops"),
     KEY("string.lookahead", CFG_T_SIZE, string_lookahead_bytes, DEF("0"), 0, 1 * GiB, FIT, NULL,
         "how far ahead within the op the string engine requests line ownership"),
+    KEY("string.ordered_end", CFG_T_BOOL, string_ordered_end, DEF("false"), 0, 0, FIX, NULL,
+        "a string op completes only when its lines are committed (fast-string stores are "
+        "unordered within the op, ordered with later stores); string engine"),
     KEY("string.rfo", CFG_T_BOOL, string_rfo, DEF("true"), 0, 0, FIX, NULL,
         "allocating string stores read the line first (false: ownership without a read)"),
     KEY("string.elide.enabled", CFG_T_BOOL, elide_enabled, DEF("false"), 0, 0, FIX, NULL,

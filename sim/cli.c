@@ -377,10 +377,16 @@ void cli_run_init(cli_run_t *r)
     r->format = REPORT_FMT_TEXT;
 }
 
+/* An option of one run point (not --output, which names where a command writes). */
+static bool run_point_option(const struct option *o, const char *key)
+{
+    return o->has_arg == required_argument && o->val != OPT_OUTPUT && strcmp(o->name, key) == 0;
+}
+
 bool cli_run_key_known(const char *key)
 {
     for (const struct option *o = run_options; key && o->name; o++)
-        if (o->has_arg == required_argument && strcmp(o->name, key) == 0)
+        if (run_point_option(o, key))
             return true;
     return false;
 }
@@ -389,7 +395,7 @@ int cli_run_set(cli_run_t *r, const char *key, const char *value, char *err, siz
 {
     char a[80];
     for (const struct option *o = run_options; key && o->name; o++) {
-        if (o->has_arg != required_argument || strcmp(o->name, key) != 0)
+        if (!run_point_option(o, key))
             continue;
         bool chunk_given = false; /* --chunk <= --size is wl_validate()'s here */
         return run_option(o->val, value ? value : "", r, &chunk_given, err, errlen);

@@ -91,7 +91,8 @@ void cli_apply_defaults(cli_run_t *r, const cfg_machine_t *m);
  * --size) are left to wl_validate(). Returns CLI_OK, or CLI_USAGE with a
  * one-line reason naming --key. */
 int cli_run_set(cli_run_t *r, const char *key, const char *value, char *err, size_t errlen);
-/* True when key is a `run` option that takes a value (see cli_run_set). */
+/* True when key is a `run` option that takes a value (see cli_run_set);
+ * --output is not one: it is not part of a run point. */
 bool cli_run_key_known(const char *key);
 /* The defaults cli_parse_run() starts from (no machine, text format). */
 void cli_run_init(cli_run_t *r);

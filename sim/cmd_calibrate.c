@@ -52,7 +52,9 @@ void cmd_calibrate_usage(FILE *out)
           "  --check               predict and compare only; exit 1 when a case with a\n"
           "                        tolerance is outside it\n"
           "  --threads N           cases predicted at once (default: online CPUs)\n"
-          "  -q, --quiet           no progress on stderr\n",
+          "  --max-iter N          trust-region iterations at most (default 12)\n"
+          "  -q, --quiet           no progress on stderr (without a terminal, progress is\n"
+          "                        one line per evaluation)\n",
           out);
 }
 
@@ -91,14 +93,20 @@ static void summary(const cal_data_t *d, const double *pred, const char *label)
 int cmd_calibrate_main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"machine", required_argument, NULL, 'm'}, {"data", required_argument, NULL, 'd'},
-        {"out", required_argument, NULL, 'o'},     {"check", no_argument, NULL, 'c'},
-        {"threads", required_argument, NULL, 't'}, {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        {"machine", required_argument, NULL, 'm'},
+        {"data", required_argument, NULL, 'd'},
+        {"out", required_argument, NULL, 'o'},
+        {"check", no_argument, NULL, 'c'},
+        {"threads", required_argument, NULL, 't'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"max-iter", required_argument, NULL, 'i'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *machine = NULL, *data = NULL, *outp = NULL;
     bool check = false, quiet = false;
     long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    long max_iter = 12;
     optind = 0;
     opterr = 0;
     int c;
@@ -124,6 +132,15 @@ int cmd_calibrate_main(int argc, char **argv)
             threads = strtol(optarg, &end, 10);
             if (*end || threads < 1 || threads > 16) {
                 errorf("--threads '%s': must be 1..16", optarg);
+                return 2;
+            }
+            break;
+        }
+        case 'i': {
+            char *end;
+            max_iter = strtol(optarg, &end, 10);
+            if (*end || max_iter < 1 || max_iter > 1000) {
+                errorf("--max-iter '%s': must be 1..1000", optarg);
                 return 2;
             }
             break;
@@ -179,7 +196,7 @@ int cmd_calibrate_main(int argc, char **argv)
             goto out;
         }
         memcpy(res.pred0, res.pred, sizeof(res.pred));
-    } else if (cal_fit(m, d, (unsigned)threads, !quiet, &res, err, sizeof(err))) {
+    } else if (cal_fit(m, d, (unsigned)threads, !quiet, (size_t)max_iter, &res, err, sizeof(err))) {
         errorf("%s", err);
         rc = 1;
         goto out;

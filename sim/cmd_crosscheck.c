@@ -125,10 +125,10 @@ static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool qui
     const kern_info_t *tab = kern_table();
     for (const kern_info_t *k = tab; k->name; k++) {
         char why[128];
-        if (!k->native || kern_native_supported(k, h, why, sizeof(why)) ||
+        if (!k->native || !kern_native_supported(k, h, why, sizeof(why)) ||
             kern_check_machine(k, m, why, sizeof(why)))
             continue;
-        for (uint64_t ch = 4096; ch <= buf; ch <<= (quick ? 8 : 4)) {
+        for (uint64_t ch = 4096; ch <= buf; ch <<= (quick ? 8 : 3)) {
             wl_spec_t s;
             wl_spec_init(&s);
             snprintf(s.function, sizeof(s.function), "%s", k->name);
@@ -142,7 +142,7 @@ static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool qui
         }
     }
     const char *rep = cli_default_function(m);
-    for (uint64_t sz = 16 << 10; sz <= (256ull << 20); sz <<= (quick ? 8 : 4)) {
+    for (uint64_t sz = 16 << 10; sz <= (256ull << 20); sz <<= (quick ? 8 : 2)) {
         for (int f = 0; f < 2; f++) {
             wl_spec_t s;
             wl_spec_init(&s);

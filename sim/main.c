@@ -29,6 +29,7 @@
 #include "sim/cmd_model.h"
 #include "sim/cmd_detect.h"
 #include "sim/cmd_native.h"
+#include "sim/cmd_report.h"
 #include "sim/cmd_tools.h"
 #include "sim/host.h"
 #include "sim/outfile.h"
@@ -92,6 +93,7 @@ static void usage_main(FILE *out)
           "  sweep        run 'run' over ranges of options, in parallel, shardable\n"
           "  tune         recommend non-temporal thresholds and an extent cap\n"
           "  plot         draw a csv of sweep, tune or a crosscheck with gnuplot\n"
+          "  report       generate docs/PREDICTIONS.md (predictions for every machine)\n"
           "  help [CMD]   show the help of a command\n"
           "\n"
           "Options:\n"
@@ -375,6 +377,7 @@ static const command_t commands[] = {
     {"plot", cmd_plot_main, cmd_plot_usage},
     {"calibrate", cmd_calibrate_main, cmd_calibrate_usage},
     {"crosscheck", cmd_crosscheck_main, cmd_crosscheck_usage},
+    {"report", cmd_report_main, cmd_report_usage},
     {NULL, NULL, NULL},
 };
 

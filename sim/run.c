@@ -40,6 +40,8 @@ void run_opts_init(run_opts_t *o)
 #define FF_TOL         0.01         /* relative spread allowed between blocks */
 #define FF_BLOCK_BYTES (256u << 10) /* a block covers at least this many bytes */
 
+#define RUN_FRAME_KINDS 3 /* TRACE_FAULT, TRACE_INSNS, TRACE_STORE */
+
 typedef struct run_ctx {
     model_t *md;
     stats_t roi_start;
@@ -55,6 +57,21 @@ typedef struct run_ctx {
     uint64_t tail_periods;  /* periods always simulated at the end */
     uint64_t in_block;
     stats_t blk_snap;
+    /* Frame ops: what the workload emits outside kernel calls even for the
+     * periods it skips (mmap: each folio's fault and first touch). Their
+     * share of a block is kept apart, so that skipping extrapolates only the
+     * calls. A frame op of a skipped stretch is simulated (its effect on the
+     * model's state - time, write streaming - is real), but as its folio was
+     * never cleared the caches do not hold what they would: its counters are
+     * replaced by the mean of the frame ops of its kind simulated outside
+     * skipped stretches. */
+    bool in_call;
+    stats_t frame;                   /* frame-op deltas since blk_snap */
+    stats_t fsum[RUN_FRAME_KINDS];   /* per kind: simulated frame ops' deltas */
+    uint64_t fn[RUN_FRAME_KINDS];    /* ... and their number */
+    uint64_t fowed[RUN_FRAME_KINDS]; /* frame ops simulated while skipping */
+    stats_t factual;                 /* ... and what they did */
+    bool fskip;                      /* skipping: until the next call begins */
     stats_t hist[FF_HIST];
     uint32_t nhist;
     uint64_t skipped_periods;
@@ -84,6 +101,8 @@ static uint64_t ff_block(run_ctx_t *c)
     stats_t now, d;
     model_stats(c->md, &now);
     stats_sub(&d, &now, &c->blk_snap);
+    stats_sub(&d, &d, &c->frame); /* only the calls' own work is extrapolated */
+    memset(&c->frame, 0, sizeof(c->frame));
     c->blk_snap = now;
     if (c->nhist == FF_HIST) {
         memmove(&c->hist[0], &c->hist[1], (FF_HIST - 1) * sizeof(stats_t));
@@ -135,8 +154,87 @@ static uint64_t ff_block(run_ctx_t *c)
     c->in_block = 0;
     c->periods += n;
     c->skipped_periods += n;
+    c->fskip = true;
     c->err = worst > c->err ? worst : c->err;
     return n;
+}
+
+/* End of a skipped stretch: count its frame ops at the mean of their kind
+ * instead of what they did (see run_ctx_t.frame). Unsigned wrap-around
+ * subtracts. */
+static void frame_settle(run_ctx_t *c)
+{
+    stats_t add;
+    memset(&add, 0, sizeof(add));
+    stats_sub(&add, &add, &c->factual);
+    memset(&c->factual, 0, sizeof(c->factual));
+    for (int k = 0; k < RUN_FRAME_KINDS; k++) {
+        if (!c->fowed[k])
+            continue;
+        double per = (double)c->fowed[k] / (double)c->fn[k];
+        for (int e = 0; e < ST_EVENT_COUNT; e++) {
+            add.count[e] += (uint64_t)llround((double)c->fsum[k].count[e] * per);
+            add.bytes[e] += (uint64_t)llround((double)c->fsum[k].bytes[e] * per);
+        }
+        c->fowed[k] = 0;
+    }
+    model_add_stats(c->md, &add, 1);
+    model_shift_time(c->md, (double)(int64_t)add.count[ST_CYCLES]);
+    stats_add(&c->frame, &add);
+    c->fskip = false;
+}
+
+static int frame_kind(uint8_t kind)
+{
+    switch (kind) {
+    case TRACE_FAULT:
+        return 0;
+    case TRACE_INSNS:
+        return 1;
+    case TRACE_STORE:
+        return 2;
+    default:
+        return -1;
+    }
+}
+
+/* The model's trace sink, through which the runner sees which ops fall
+ * outside kernel calls (see run_ctx_t.frame). */
+static int run_sink(void *vctx, const trace_op_t *op)
+{
+    run_ctx_t *c = vctx;
+    if (op->kind == TRACE_CALL_BEGIN) {
+        if (c->fskip)
+            frame_settle(c);
+        c->in_call = true;
+    }
+    int k = c->ff && c->roi_started && !c->in_call ? frame_kind(op->kind) : -1;
+    if (k < 0) {
+        int rc = model_op(c->md, op);
+        if (op->kind == TRACE_CALL_END)
+            c->in_call = false;
+        return rc;
+    }
+    stats_t before, after, d;
+    model_stats(c->md, &before);
+    int rc = model_op(c->md, op);
+    if (op->kind == TRACE_STORE) {
+        /* Let the model finish the store's line now rather than at the next
+         * op (a call end only does that), so the line's work counts here. */
+        trace_op_t end = {.kind = TRACE_CALL_END};
+        model_op(c->md, &end);
+    }
+    model_stats(c->md, &after);
+    stats_sub(&d, &after, &before);
+    stats_add(&c->frame, &d);
+    if (c->fskip && c->fn[k] > 0) {
+        c->fowed[k]++;
+        stats_add(&c->factual, &d);
+    } else if (!c->fskip) {
+        stats_add(&c->fsum[k], &d);
+        c->fn[k]++;
+    }
+    return rc;
 }
 
 static uint64_t on_mark(void *vctx, wl_mark_t mark)
@@ -146,6 +244,7 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
     case WL_MARK_ROI_BEGIN:
         model_stats(c->md, &c->roi_start);
         c->blk_snap = c->roi_start;
+        memset(&c->frame, 0, sizeof(c->frame));
         c->roi_started = true;
         break;
     case WL_MARK_PERIOD:
@@ -268,7 +367,7 @@ int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t 
     ff_setup(&ctx, m, spec, !opts->exact);
     model_set_fast_forward(md, !opts->exact);
     ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);
-    trace_t *t = trace_create(model_op, md, true);
+    trace_t *t = trace_create(run_sink, &ctx, true);
     if (!t) {
         snprintf(err, errlen, "out of memory");
         progress_destroy(ctx.progress);
@@ -277,6 +376,8 @@ int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t 
     }
     int rc = wl_trace(spec, m, t, on_mark, &ctx, err, errlen);
     trace_flush(t);
+    if (ctx.fskip)
+        frame_settle(&ctx);
     trace_destroy(t);
     progress_destroy(ctx.progress);
     if (rc) {

@@ -44,10 +44,21 @@ static void deliver(trace_t *t, const trace_op_t *op)
         t->h.error = rc;
 }
 
+/* Keep run_key / run_end in step with the pending op (see trace.h). */
+static void rekey(trace_t *t)
+{
+    const trace_op_t *p = &t->h.pending;
+    bool run =
+        t->h.coalesce && t->h.have_pending && (p->kind == TRACE_STORE || p->kind == TRACE_STORE_NT);
+    t->h.run_key = run ? trace_run_key_(p->kind, p->width, p->fill, p->flags) : 0;
+    t->h.run_end = p->addr + p->bytes;
+}
+
 void trace_flush(trace_t *t)
 {
     if (t->h.have_pending) {
         t->h.have_pending = false;
+        t->h.run_key = 0;
         deliver(t, &t->h.pending);
     }
 }
@@ -81,6 +92,7 @@ void trace_emit_slow(trace_t *t, const trace_op_t *op)
         t->h.pending.bytes += op->bytes;
         t->h.pending.count += op->count;
         t->h.pending.insns += op->insns;
+        t->h.run_end = t->h.pending.addr + t->h.pending.bytes;
         /* Keep the count bounded; deliver before it could wrap. */
         if (t->h.pending.count >= (UINT32_MAX >> 1))
             trace_flush(t);
@@ -89,6 +101,7 @@ void trace_emit_slow(trace_t *t, const trace_op_t *op)
     trace_flush(t);
     t->h.pending = *op;
     t->h.have_pending = true;
+    rekey(t);
 }
 
 int trace_error(const trace_t *t)

@@ -72,26 +72,49 @@ void trace_emit_slow(trace_t *t, const trace_op_t *op);
 /* Private: the head of struct trace, exposed only so that trace_emit() can
  * merge the common case (the next store of a run) inline; kernels emit one
  * op per instruction, hundreds of millions per prediction. Use the
- * functions, never these fields. */
+ * functions, never these fields.
+ *
+ * run_key is trace_run_key_() of the pending op when it is a store run that
+ * the next store may join (coalescing on, a TRACE_STORE or TRACE_STORE_NT op
+ * pending), else 0; run_end = pending.addr + pending.bytes. trace.c keeps
+ * both in step with `pending`. */
 typedef struct trace_head_ {
     bool coalesce;
     bool have_pending;
     int error;
+    uint64_t run_key;
+    uint64_t run_end;
     trace_op_t pending;
 } trace_head_t;
+
+/* kind, width, fill and flags in one word; never 0 (kind + 1 is not). */
+static inline uint64_t trace_run_key_(uint8_t kind, uint16_t width, uint8_t fill, uint32_t flags)
+{
+    return (uint64_t)flags << 32 | (uint64_t)width << 16 | (uint64_t)fill << 8 |
+           (uint64_t)(uint8_t)(kind + 1);
+}
+
+/* The next store of the pending run: merge it (true), or false. */
+static inline bool trace_merge_(trace_head_t *h, uint64_t key, uint64_t addr, uint64_t bytes,
+                                uint32_t count, uint32_t insns)
+{
+    trace_op_t *p = &h->pending;
+    if (key != h->run_key || addr != h->run_end || p->count >= (UINT32_MAX >> 1))
+        return false;
+    p->bytes += bytes;
+    p->count += count;
+    p->insns += insns;
+    h->run_end += bytes;
+    return true;
+}
 
 static inline void trace_emit(trace_t *t, const trace_op_t *op)
 {
     trace_head_t *h = (trace_head_t *)t;
-    trace_op_t *p = &h->pending;
-    if (h->coalesce && h->have_pending && p->kind == op->kind && p->width == op->width &&
-        p->fill == op->fill && p->flags == op->flags && p->addr + p->bytes == op->addr &&
-        (op->kind == TRACE_STORE || op->kind == TRACE_STORE_NT) && p->count < (UINT32_MAX >> 1)) {
-        p->bytes += op->bytes;
-        p->count += op->count;
-        p->insns += op->insns;
+    if ((op->kind == TRACE_STORE || op->kind == TRACE_STORE_NT) &&
+        trace_merge_(h, trace_run_key_(op->kind, op->width, op->fill, op->flags), op->addr,
+                     op->bytes, op->count, op->insns))
         return;
-    }
     trace_emit_slow(t, op);
 }
 
@@ -101,14 +124,9 @@ static inline void trace_emit_fields(trace_t *t, trace_kind_t kind, uint64_t add
                                      uint32_t count, uint16_t width, uint8_t fill, uint32_t flags)
 {
     trace_head_t *h = (trace_head_t *)t;
-    trace_op_t *p = &h->pending;
-    if (h->coalesce && h->have_pending && (kind == TRACE_STORE || kind == TRACE_STORE_NT) &&
-        p->kind == (uint8_t)kind && p->width == width && p->fill == fill && p->flags == flags &&
-        p->addr + p->bytes == addr && p->count < (UINT32_MAX >> 1)) {
-        p->bytes += bytes;
-        p->count += count;
+    if ((kind == TRACE_STORE || kind == TRACE_STORE_NT) &&
+        trace_merge_(h, trace_run_key_((uint8_t)kind, width, fill, flags), addr, bytes, count, 0))
         return;
-    }
     trace_op_t op = {.addr = addr,
                      .bytes = bytes,
                      .count = count,

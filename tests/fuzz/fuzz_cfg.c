@@ -12,10 +12,12 @@
  *      - a machine that loads has the geometry the cross-checks promise: a
  *        power-of-two line and set count, size = sets x ways x line, l2
  *        larger than l1, a positive frequency.
- *  - A machine that loads is then given one small prediction (a 16 KiB
- *    memset through the default function for its ISA; an 8 KiB-page mmap),
- *    so that odd but accepted parameters reach the model too. A run that
- *    fails must say why; one that succeeds must give finite numbers.
+ *  - A machine that loads is then given small predictions, so that odd but
+ *    accepted parameters reach the model too: a 16 KiB memset through the
+ *    default function for its ISA, the same in 4 KiB chunks through a
+ *    function picked by a hash of the input, and an 8 KiB mmap (page and
+ *    extent callers). A run that fails must say why; one that succeeds must
+ *    give finite numbers and clear exactly the bytes asked for.
  */
 #include <math.h>
 #include <stdint.h>
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kernels.h"
 #include "sim/cfg.h"
 #include "sim/cli.h"
 #include "sim/run.h"
@@ -45,7 +48,8 @@ static void check_cache(const cfg_cache_t *c)
     check((uint64_t)c->sets * c->ways * c->line_bytes == c->size_bytes);
 }
 
-static void predict(const cfg_machine_t *m, wl_kind_t kind)
+static void predict(const cfg_machine_t *m, wl_kind_t kind, const char *function,
+                    wl_caller_t caller, uint64_t chunk_bytes, uint32_t loops)
 {
     static run_result_t res;
     wl_spec_t s;
@@ -55,8 +59,10 @@ static void predict(const cfg_machine_t *m, wl_kind_t kind)
     run_opts_init(&o);
     s.kind = kind;
     s.size_bytes = kind == WL_MMAP ? 8192 : 16384;
-    snprintf(s.function, sizeof s.function, "%s", cli_default_function(m));
-    s.caller = cli_default_caller(kind);
+    s.chunk_bytes = chunk_bytes;
+    s.loops = loops;
+    snprintf(s.function, sizeof s.function, "%s", function);
+    s.caller = caller;
     if (wl_validate(&s, m, err, sizeof err) != 0) {
         check(err[0] != '\0');
         return;
@@ -66,7 +72,7 @@ static void predict(const cfg_machine_t *m, wl_kind_t kind)
         check(err[0] != '\0' && strchr(err, '\n') == NULL);
         return;
     }
-    check(res.bytes == s.size_bytes);
+    check(res.bytes == s.size_bytes * s.loops);
     check(isfinite(res.seconds) && res.seconds >= 0);
 }
 
@@ -92,8 +98,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_cache(&m->l3);
         check(m->l3.size_bytes > m->l2.size_bytes);
     }
-    predict(m, WL_MEMSET);
-    predict(m, WL_MMAP);
+    /* a function picked by a hash of the input (FNV-1a) */
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    const kern_info_t *kt = kern_table();
+    size_t nk = 0;
+    while (kt[nk].name)
+        nk++;
+    const char *dflt = cli_default_function(m);
+    predict(m, WL_MEMSET, dflt, WL_CALLER_CHUNKED, 0, 1);
+    if (nk > 0)
+        predict(m, WL_MEMSET, kt[h % nk].name, WL_CALLER_CHUNKED, 4096, 2);
+    predict(m, WL_MMAP, dflt, WL_CALLER_PAGE, 0, 1);
+    predict(m, WL_MMAP, dflt, WL_CALLER_EXTENT, 0, 1);
     cfg_machine_destroy(m);
     return 0;
 }

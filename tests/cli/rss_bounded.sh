@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Peak memory does not depend on the simulated size: the simulator never allocates the region
+# it simulates. Each pair of runs differs only in size (64x apart); the larger one's peak RSS
+# (ru_maxrss of the child, from wait4) may exceed the smaller one's by at most 4 MiB, and no
+# run may exceed 64 MiB (the issue's bound for the bundled machines' caches). Not timed.
+# Under ASan (a Sanitize build) the absolute bound is not checked (shadow memory and the
+# allocator's quarantine add their own); the comparison between sizes still is.
+source "$(dirname "$0")/common.bash"
+need_python
+
+SAN=0
+grep -qa -- '__asan_init' "$CLEARSIM_BIN" && SAN=1
+
+python3 - "$CLEARSIM_BIN" "$SAN" <<'EOF' || fail "peak RSS depends on the simulated size (above)"
+import os, subprocess, sys
+
+binary, sanitized = sys.argv[1], sys.argv[2] == "1"
+MARGIN_KB, LIMIT_KB = 4 * 1024, (1 << 60) if sanitized else 64 * 1024
+
+def peak_kb(args):
+    p = subprocess.Popen([binary, "run"] + args + ["--format", "csv", "-q"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    if status != 0:
+        print(f"FAIL clearsim run {' '.join(args)}: status {status}: {err.strip()}")
+        sys.exit(1)
+    return ru.ru_maxrss  # KiB on Linux
+
+PAIRS = [
+    (["--machine", "zen3-epyc-7j13", "--workload", "mmap", "-p", "2MB", "--caller", "extent"],
+     "1GB", "64GB"),
+    (["--machine", "zen3-epyc-7j13", "--workload", "mmap", "-p", "1GB", "--caller", "page"],
+     "1GB", "64GB"),
+    (["--machine", "zen3-epyc-7j13", "-k", "1MB", "-f", "rep_stosb"], "64MB", "4GB"),
+    (["--machine", "graviton3", "-k", "1MB"], "64MB", "4GB"),
+]
+bad = 0
+for base, small, large in PAIRS:
+    a = peak_kb(base + ["-s", small])
+    b = peak_kb(base + ["-s", large])
+    ok = b <= a + MARGIN_KB and max(a, b) <= LIMIT_KB
+    bad += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} {' '.join(base)}: peak RSS {small} {a} KiB, "
+          f"{large} {b} KiB")
+sys.exit(1 if bad else 0)
+EOF
