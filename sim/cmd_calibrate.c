@@ -20,20 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/cmd_common.h"
 #include "sim/calibrate.h"
 #include "sim/cfg.h"
 #include "sim/cmd_model.h"
 
-static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void errorf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("clearsim: calibrate: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
+#define errorf(...) cmd_errorf("calibrate", __VA_ARGS__)
 
 void cmd_calibrate_usage(FILE *out)
 {

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "kernels/kernels.h"
+#include "sim/cmd_common.h"
 #include "sim/cfg.h"
 #include "sim/cli.h"
 #include "sim/cmd_model.h"
@@ -48,16 +49,7 @@ typedef struct xc_case {
     char why[160];
 } xc_case_t;
 
-static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void errorf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("clearsim: crosscheck: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
+#define errorf(...) cmd_errorf("crosscheck", __VA_ARGS__)
 
 void cmd_crosscheck_usage(FILE *out)
 {

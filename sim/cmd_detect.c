@@ -10,6 +10,7 @@
  *    instead of the nearest bundled one.
  *  - The text is checked to load before anything is written.
  */
+#include "sim/cmd_common.h"
 #include "sim/cmd_detect.h"
 
 #include <getopt.h>
@@ -26,21 +27,7 @@ enum { DETECT_EXIT_OK = 0, DETECT_EXIT_RUNTIME = 1, DETECT_EXIT_USAGE = 2 };
 
 #define ERR_LEN 1024
 
-static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void errorf(const char *fmt, ...)
-{
-    char msg[ERR_LEN + 128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "clearsim: detect: %s\n", msg);
-}
+#define errorf(...) cmd_errorf("detect", __VA_ARGS__)
 
 void cmd_detect_usage(FILE *out)
 {

@@ -12,6 +12,7 @@
  *    contradict (wl_validate); 1 when the host cannot run it (a missing CPU
  *    feature or page size), the run fails, or output fails.
  */
+#include "sim/cmd_common.h"
 #include "sim/cmd_native.h"
 
 #include <stdarg.h>
@@ -31,21 +32,7 @@ enum { NATIVE_EXIT_OK = 0, NATIVE_EXIT_RUNTIME = 1, NATIVE_EXIT_USAGE = 2 };
 
 #define ERR_LEN 1024
 
-static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void errorf(const char *fmt, ...)
-{
-    char msg[ERR_LEN + 128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "clearsim: native: %s\n", msg);
-}
+#define errorf(...) cmd_errorf("native", __VA_ARGS__)
 
 void cmd_native_usage(FILE *out)
 {

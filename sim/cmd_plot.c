@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim/cmd_common.h"
 #include "sim/cli.h"
 #include "sim/cmd_tools.h"
 #include "sim/outfile.h"
@@ -52,19 +53,7 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 #define CLEARSIM_SOURCE_DIR "."
 #endif
 
-__attribute__((format(printf, 1, 2))) static void errorf(const char *fmt, ...)
-{
-    char msg[ERR_LEN + 128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "clearsim: plot: %s\n", msg);
-}
+#define errorf(...) cmd_errorf("plot", __VA_ARGS__)
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
                                                       ...)

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/cmd_common.h"
 #include "sim/cli.h"
 #include "sim/cmd_tools.h"
 #include "sim/outfile.h"
@@ -39,19 +40,7 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
 #define ERR_LEN 1024
 
-__attribute__((format(printf, 1, 2))) static void errorf(const char *fmt, ...)
-{
-    char msg[ERR_LEN + 128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "clearsim: sweep: %s\n", msg);
-}
+#define errorf(...) cmd_errorf("sweep", __VA_ARGS__)
 
 void cmd_sweep_usage(FILE *out)
 {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/cmd_common.h"
 #include "sim/cfg.h"
 #include "sim/cli.h"
 #include "sim/cmd_tools.h"
@@ -31,19 +32,7 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
 #define ERR_LEN 1024
 
-__attribute__((format(printf, 1, 2))) static void errorf(const char *fmt, ...)
-{
-    char msg[ERR_LEN + 128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "clearsim: tune: %s\n", msg);
-}
+#define errorf(...) cmd_errorf("tune", __VA_ARGS__)
 
 void cmd_tune_usage(FILE *out)
 {

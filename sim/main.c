@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "kernels/callers.h"
+#include "sim/cmd_common.h"
 #include "sim/cfg.h"
 #include "sim/cli.h"
 #include "sim/cmd_model.h"
@@ -46,22 +47,7 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
 #define ERR_LEN 1024
 
-/* "clearsim: " + message, on one line whatever the message holds. */
-static void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void errorf(const char *fmt, ...)
-{
-    char msg[ERR_LEN + 128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    fflush(stdout);
-    fprintf(stderr, "clearsim: %s\n", msg);
-}
+#define errorf(...) cmd_errorf(NULL, __VA_ARGS__)
 
 /* Flush stdout; a write error (full disk, closed pipe) is a runtime error. */
 static int finish_output(void)
