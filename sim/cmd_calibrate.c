@@ -13,6 +13,8 @@
  *    beyond a case's tolerance), 2 usage error.
  */
 #include <getopt.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,17 +52,13 @@ void cmd_calibrate_usage(FILE *out)
           out);
 }
 
+/* Median of v[0..n) (sorts v), NAN when empty: GSL's sort and median. */
 static double median(double *v, size_t n)
 {
     if (n == 0)
         return NAN;
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    gsl_sort(v, 1, n);
+    return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
 static void summary(const cal_data_t *d, const double *pred, const char *label)

@@ -18,6 +18,8 @@
  *  - Progress and ETA on stderr only when it is a terminal.
  */
 #include <getopt.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -170,15 +172,13 @@ static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool qui
     return n;
 }
 
+/* Median of v[0..n) (sorts v), NAN when empty: GSL's sort and median. */
 static double median(double *v, size_t n)
 {
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n == 0 ? NAN : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    if (n == 0)
+        return NAN;
+    gsl_sort(v, 1, n);
+    return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
 static int write_csv(const char *path, const xc_case_t *cs, size_t n, const char *machine)
