@@ -198,8 +198,8 @@ static const char *option_name(const struct option *opts, int v, char *buf, size
 }
 
 /* Turn a getopt failure ('?' or ':') into a one-line reason. */
-static int getopt_failure(int c, const struct option *opts, int argc, char **argv, char *err,
-                          size_t errlen)
+int cli_getopt_failure(int c, const struct option *opts, int argc, char **argv, char *err,
+                       size_t errlen)
 {
     char name[80], a[80];
     const char *arg = optind >= 1 && optind - 1 < argc ? argv[optind - 1] : "";
@@ -219,7 +219,7 @@ static int getopt_failure(int c, const struct option *opts, int argc, char **arg
     return fail(err, errlen, "unrecognized option '%s'", a);
 }
 
-static int leftover_args(int argc, char **argv, char *err, size_t errlen)
+int cli_leftover_args(int argc, char **argv, char *err, size_t errlen)
 {
     char a[80];
     if (optind < argc)
@@ -413,7 +413,7 @@ int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errle
     int c;
     while ((c = getopt_long(argc, argv, run_shortopts, run_options, NULL)) != -1) {
         if (c == '?' || c == ':')
-            return getopt_failure(c, run_options, argc, argv, err, errlen);
+            return cli_getopt_failure(c, run_options, argc, argv, err, errlen);
         if (c == 'h') {
             help = true;
             continue;
@@ -422,7 +422,7 @@ int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errle
         if (rc != CLI_OK)
             return rc;
     }
-    if (leftover_args(argc, argv, err, errlen) != CLI_OK)
+    if (cli_leftover_args(argc, argv, err, errlen) != CLI_OK)
         return CLI_USAGE;
     if (help)
         return CLI_HELP;
@@ -452,7 +452,7 @@ int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t
     int c;
     while ((c = getopt_long(argc, argv, run_shortopts, native_options, NULL)) != -1) {
         if (c == '?' || c == ':')
-            return getopt_failure(c, native_options, argc, argv, err, errlen);
+            return cli_getopt_failure(c, native_options, argc, argv, err, errlen);
         if (c == 'h') {
             help = true;
             continue;
@@ -471,7 +471,7 @@ int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t
             return rc;
         }
     }
-    if (leftover_args(argc, argv, err, errlen) != CLI_OK)
+    if (cli_leftover_args(argc, argv, err, errlen) != CLI_OK)
         return CLI_USAGE;
     if (help)
         return CLI_HELP;
@@ -503,10 +503,10 @@ int cli_parse_list(int argc, char **argv, report_format_t *fmt, char *err, size_
             *fmt = list_format_values[i];
             break;
         default:
-            return getopt_failure(c, list_options, argc, argv, err, errlen);
+            return cli_getopt_failure(c, list_options, argc, argv, err, errlen);
         }
     }
-    if (leftover_args(argc, argv, err, errlen) != CLI_OK)
+    if (cli_leftover_args(argc, argv, err, errlen) != CLI_OK)
         return CLI_USAGE;
     return help ? CLI_HELP : CLI_OK;
 }

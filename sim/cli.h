@@ -16,6 +16,7 @@
 #ifndef CLEARSIM_CLI_H
 #define CLEARSIM_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -96,6 +97,15 @@ int cli_run_set(cli_run_t *r, const char *key, const char *value, char *err, siz
 bool cli_run_key_known(const char *key);
 /* The defaults cli_parse_run() starts from (no machine, text format). */
 void cli_run_init(cli_run_t *r);
+
+/* ---- getopt helpers shared by every subcommand ---- */
+
+/* A getopt_long failure (c is '?' or ':') as a one-line reason in err, naming
+ * the option; returns CLI_USAGE. */
+int cli_getopt_failure(int c, const struct option *opts, int argc, char **argv, char *err,
+                       size_t errlen);
+/* CLI_OK, or CLI_USAGE with "unexpected argument 'x'" when argv has operands left. */
+int cli_leftover_args(int argc, char **argv, char *err, size_t errlen);
 
 /* ---- value parsers (exported for tests); errors name `opt` ---- */
 

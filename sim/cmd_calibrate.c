@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/cli.h"
 #include "sim/cmd_common.h"
 #include "sim/calibrate.h"
 #include "sim/cfg.h"
@@ -138,16 +139,17 @@ int cmd_calibrate_main(int argc, char **argv)
         case 'h':
             cmd_calibrate_usage(stdout);
             return 0;
-        case ':':
-            errorf("option '%s' needs a value", argv[optind - 1]);
-            return 2;
-        default:
-            errorf("unknown option '%s'; see 'clearsim calibrate --help'", argv[optind - 1]);
+        default: {
+            char why[256];
+            cli_getopt_failure(c, opts, argc, argv, why, sizeof(why));
+            errorf("%s", why);
             return 2;
         }
+        }
     }
-    if (optind < argc) {
-        errorf("unexpected argument '%s'", argv[optind]);
+    char why_args[256];
+    if (cli_leftover_args(argc, argv, why_args, sizeof(why_args)) != CLI_OK) {
+        errorf("%s", why_args);
         return 2;
     }
     if (!machine || !data) {

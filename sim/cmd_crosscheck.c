@@ -303,16 +303,17 @@ int cmd_crosscheck_main(int argc, char **argv)
         case 'h':
             cmd_crosscheck_usage(stdout);
             return 0;
-        case ':':
-            errorf("option '%s' needs a value", argv[optind - 1]);
-            return 2;
-        default:
-            errorf("unknown option '%s'; see 'clearsim crosscheck --help'", argv[optind - 1]);
+        default: {
+            char why[256];
+            cli_getopt_failure(ch, opts, argc, argv, why, sizeof(why));
+            errorf("%s", why);
             return 2;
         }
+        }
     }
-    if (optind < argc) {
-        errorf("unexpected argument '%s'", argv[optind]);
+    char why_args[256];
+    if (cli_leftover_args(argc, argv, why_args, sizeof(why_args)) != CLI_OK) {
+        errorf("%s", why_args);
         return 2;
     }
     if (!machine) {

@@ -10,6 +10,7 @@
  *    instead of the nearest bundled one.
  *  - The text is checked to load before anything is written.
  */
+#include "sim/cli.h"
 #include "sim/cmd_common.h"
 #include "sim/cmd_detect.h"
 
@@ -100,16 +101,17 @@ int cmd_detect(int argc, char **argv)
         case 'h':
             help = true;
             break;
-        case ':':
-            errorf("option '%s' needs a value", argv[optind - 1]);
-            return DETECT_EXIT_USAGE;
-        default:
-            errorf("unrecognized option '%s'", argv[optind - 1]);
+        default: {
+            char why[256];
+            cli_getopt_failure(c, opts, argc, argv, why, sizeof(why));
+            errorf("%s", why);
             return DETECT_EXIT_USAGE;
         }
+        }
     }
-    if (optind < argc) {
-        errorf("unexpected argument '%s'", argv[optind]);
+    char why_args[256];
+    if (cli_leftover_args(argc, argv, why_args, sizeof(why_args)) != CLI_OK) {
+        errorf("%s", why_args);
         return DETECT_EXIT_USAGE;
     }
     if (help) {

@@ -731,24 +731,17 @@ int cmd_plot_main(int argc, char **argv)
                 return EXIT_USAGE;
             }
             break;
-        case ':':
-            errorf("option '%.64s' needs a value",
-                   optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?");
-            return EXIT_USAGE;
-        default:
-            if (optopt > 0 && optopt < 0x80)
-                errorf("unrecognized option '-%c'", optopt);
-            else if (optopt >= 0x100)
-                errorf("option '%.64s' takes no value",
-                       optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?");
-            else
-                errorf("unrecognized option '%.64s'",
-                       optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?");
+        default: {
+            char why[256];
+            cli_getopt_failure(c, plot_options, argc, argv, why, sizeof(why));
+            errorf("%s", why);
             return EXIT_USAGE;
         }
+        }
     }
-    if (optind < argc) {
-        errorf("unexpected argument '%.64s'", argv[optind]);
+    char why_args[256];
+    if (cli_leftover_args(argc, argv, why_args, sizeof(why_args)) != CLI_OK) {
+        errorf("%s", why_args);
         return EXIT_USAGE;
     }
     if (help) {

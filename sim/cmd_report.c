@@ -122,31 +122,12 @@ static int parse_args(int argc, char **argv, report_args_t *a, char *err, size_t
                 return CLI_USAGE;
             a->jobs = (unsigned)v;
             break;
-        case ':':
-            snprintf(err, errlen, "option '%.64s' needs a value",
-                     optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?");
-            return CLI_USAGE;
-        default: {
-            char name[72];
-            if (optopt > 0 && optopt < 0x80)
-                snprintf(name, sizeof name, "-%c", optopt);
-            else
-                snprintf(name, sizeof name, "%.64s",
-                         optind > 0 && optind - 1 < argc ? argv[optind - 1] : "?");
-            char *eq = strchr(name, '=');
-            if (eq && optopt >= 0x100)
-                *eq = '\0';
-            snprintf(err, errlen,
-                     optopt >= 0x100 ? "option '%s' takes no value" : "unrecognized option '%s'",
-                     name);
-            return CLI_USAGE;
-        }
+        default:
+            return cli_getopt_failure(c, report_options, argc, argv, err, errlen);
         }
     }
-    if (optind < argc) {
-        snprintf(err, errlen, "unexpected argument '%.64s'", argv[optind]);
+    if (cli_leftover_args(argc, argv, err, errlen) != CLI_OK)
         return CLI_USAGE;
-    }
     if (help)
         return CLI_HELP;
     if (a->check && a->output) {

@@ -264,22 +264,21 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
 
 /* Kernel calls in the measured region (the workload's periods), for the ETA
  * and the fast-forward tail. */
-static uint64_t calls_per_folio(const cfg_machine_t *m, const wl_spec_t *s)
+static uint64_t calls_per_folio(const wl_spec_t *s)
 {
     uint64_t folio = s->page_bytes;
     if (s->caller == WL_CALLER_PAGE)
         return folio > CALLER_SUBPAGE_BYTES ? folio / CALLER_SUBPAGE_BYTES : 1;
-    (void)m;
     bool capped = s->preempt == CALLER_PREEMPT_NONE || s->preempt == CALLER_PREEMPT_VOLUNTARY;
     if (!capped || !s->extent_cap_bytes || folio <= s->extent_cap_bytes)
         return 1;
     return (folio + s->extent_cap_bytes - 1) / s->extent_cap_bytes;
 }
 
-static uint64_t expected_periods(const cfg_machine_t *m, const wl_spec_t *s)
+static uint64_t expected_periods(const wl_spec_t *s)
 {
     if (s->kind == WL_MMAP)
-        return s->page_bytes ? s->size_bytes / s->page_bytes * calls_per_folio(m, s) * s->loops : 0;
+        return s->page_bytes ? s->size_bytes / s->page_bytes * calls_per_folio(s) * s->loops : 0;
     uint64_t chunk = s->chunk_bytes ? s->chunk_bytes : s->size_bytes;
     if (s->caller == WL_CALLER_REPEAT || chunk == 0)
         return s->loops;
@@ -291,7 +290,7 @@ static void ff_setup(run_ctx_t *c, const cfg_machine_t *m, const wl_spec_t *s, b
     uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
     uint64_t period_bytes;
     if (s->kind == WL_MMAP)
-        period_bytes = s->page_bytes / calls_per_folio(m, s);
+        period_bytes = s->page_bytes / calls_per_folio(s);
     else if (s->caller == WL_CALLER_REPEAT || !s->chunk_bytes)
         period_bytes = s->size_bytes;
     else
@@ -363,7 +362,7 @@ int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t 
                           spec->page_bytes ? spec->page_bytes : 4096);
 
     run_ctx_t ctx = {.md = md};
-    ctx.total_periods = expected_periods(m, spec);
+    ctx.total_periods = expected_periods(spec);
     ff_setup(&ctx, m, spec, !opts->exact);
     model_set_fast_forward(md, !opts->exact);
     ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);
