@@ -16,25 +16,33 @@
  *    call names one line (any byte address in it); the caller splits
  *    accesses at line boundaries and looks up each line.
  *  - Layout: one allocation holds this struct, then one block per set,
- *    64-byte aligned: a small header (valid ways; LRU head and tail), the
- *    replacement state, the set's tags (uint64_t, UINT64_MAX = invalid) and
- *    its metadata (parallel to the tags). Keeping a set's tags, metadata
- *    and state together means a lookup, an insert and its victim touch one
- *    contiguous block, and sequential sets are sequential in memory (a large
- *    simulated L3 is bigger than the host's own caches). Nothing is
- *    allocated after cache_create().
+ *    64-byte aligned: a small header (valid ways and, up to 64 ways, a mask
+ *    of them; LRU head and tail), the replacement state, one 8-bit
+ *    fingerprint per way (packed eight to a uint64_t), the set's tags
+ *    (uint64_t, UINT64_MAX = invalid) and its metadata (parallel to the
+ *    tags). Keeping a set's tags, metadata and state together means a
+ *    lookup, an insert and its victim touch one contiguous block, and
+ *    sequential sets are sequential in memory (a large simulated L3 is
+ *    bigger than the host's own caches). Nothing is allocated after
+ *    cache_create().
  *  - The invalid sentinel never equals a real line number because lines are
  *    at least 2 bytes (line_shift >= 1, so line numbers are < 2^63).
- *  - Lookups compare all ways of a set without an early exit (branch-free
- *    scan, O(ways)) and use no division: shift, mask, multiply. (Measured on
- *    the dev VM, 16 ways: an early-exit loop is ~1.7x faster when the hit way
- *    is predictable, as in one sequential stream, but ~1.6x slower with
- *    random addresses; the branch-free scan has no bad case.) Under LRU the
- *    most recently used way is tried first: in a sequential stream the line
- *    looked up is usually the one the set received last.
+ *  - Lookups use no division: shift, mask, multiply. Under LRU the most
+ *    recently used way is tried first: in a sequential stream the line
+ *    looked up is usually the one the set received last. Otherwise the
+ *    fingerprints (the low 8 bits of line >> set bits, i.e. of the tag above
+ *    the set index) are compared eight ways per word (SWAR), and only ways
+ *    whose fingerprint may match have their full tag compared; a miss
+ *    usually compares no tag at all. Lines of one sequential stream that
+ *    share a set differ in those bits until 256 of them have passed, so
+ *    they rarely collide. A fingerprint is a filter only: the full tag
+ *    decides, so results do not depend on it (debug builds check every
+ *    search against the full scan). The branch-free scan of every tag that
+ *    this replaces cost ~3 instructions per way on every miss.
  *  - Invalid ways are filled first, lowest index first; only a full set asks
  *    the policy for a victim. The per-set valid count lets a full set skip
- *    the search for an invalid way. Removing a line leaves the replacement
+ *    the search for an invalid way; up to 64 ways the valid mask finds the
+ *    lowest invalid way in one step. Removing a line leaves the replacement
  *    state as it was.
  *  - LRU is kept here as a doubly linked recency list per set (one byte per
  *    way each for the previous and next way, plus head and tail): a touch
@@ -45,6 +53,10 @@
  *    policy's reference. PLRU and random go through repl_ops_t.
  *  - Where an invalid way sits in the recency order never matters: victims
  *    are only chosen in a full set, and filling a way touches it first.
+ *  - The struct, the helpers and the hot functions (lookup, insert,
+ *    lookup-or-insert, remove) live in models/cache_impl.h as static inline
+ *    code, which the hierarchy includes so that its lookups inline; the
+ *    functions here are the same code behind the opaque interface.
  *  - Ignores: sectoring / sub-line valid bits, coherence states beyond dirty,
  *    way prediction, bank conflicts, timing (ready_cycles is stored, never
  *    interpreted here).
@@ -58,46 +70,7 @@
 #include <string.h>
 
 #include "models/cache.h"
-
-#define CACHE_TAG_INVALID UINT64_MAX
-/* xorshift64 must not start at 0; a seed of 0 starts here instead. */
-#define CACHE_SEED_ZERO 0x9E3779B97F4A7C15ull
-/* Line and set counts are kept in 32 bits. */
-#define CACHE_MAX_LINES 0x80000000ull
-
-/* Per-set header, first in the set's block: valid ways; the LRU list's ends. */
-typedef struct cache_hdr {
-    uint32_t nvalid; /* valid ways in the set */
-    uint8_t head;    /* LRU: most recently used way */
-    uint8_t tail;    /* LRU: least recently used way (the victim) */
-} cache_hdr_t;
-
-struct cache {
-    uint8_t *blocks;        /* sets x block_bytes: header, replacement state, tags, meta */
-    size_t block_bytes;     /* bytes per set block */
-    size_t tags_off;        /* offset of the tags within a block */
-    size_t meta_off;        /* offset of the metadata within a block */
-    size_t hdr_off;         /* offset of the cache_hdr_t within a block */
-    size_t state_off;       /* offset of the replacement state within a block */
-    const repl_ops_t *repl; /* replacement policy */
-    uint64_t set_mask;      /* sets - 1 */
-    uint64_t rng;           /* xorshift64 state for random replacement */
-    size_t repl_stride;     /* replacement state bytes per set */
-    uint32_t line_shift;    /* log2(line_bytes) */
-    uint32_t ways;
-    uint32_t sets;
-    uint32_t line_bytes;
-    bool lru; /* recency list (prev[ways], next[ways]) instead of repl ops */
-    /* A cache much larger than the host's caches: every access first asks the
-     * host to prefetch the block CACHE_PF_SETS sets further on (sequential
-     * streams walk the sets in order). A hint only; it changes no result. */
-    bool host_prefetch;
-    uint64_t nvalid; /* valid lines in the whole cache: 0 answers any lookup at once */
-};
-
-#define CACHE_PF_SETS      4u         /* how far ahead the host prefetch reaches */
-#define CACHE_PF_MIN_BYTES (4u << 20) /* caches at least this large use it */
-#define CACHE_PF_MAX_LINES 8u         /* host lines prefetched per access */
+#include "models/cache_impl.h"
 
 static const repl_ops_t *const repl_table[] = {
     [CFG_REPL_LRU] = &repl_lru,
@@ -121,108 +94,6 @@ const repl_ops_t *repl_find_name(const char *name)
         if (strcmp(repl_table[i]->name, name) == 0)
             return repl_table[i];
     return NULL;
-}
-
-static inline bool cache_is_pow2(uint64_t x)
-{
-    return x != 0 && (x & (x - 1)) == 0;
-}
-
-static inline uint32_t cache_log2(uint64_t pow2)
-{
-    uint32_t n = 0;
-    while ((1ull << n) < pow2)
-        n++;
-    return n;
-}
-
-static inline uint64_t cache_line_of(const cache_t *c, uint64_t addr)
-{
-    return addr >> c->line_shift;
-}
-
-static inline uint8_t *cache_block(const cache_t *c, uint64_t set)
-{
-    return c->blocks + (size_t)set * c->block_bytes;
-}
-
-static inline uint64_t *cache_tags(const cache_t *c, uint64_t set)
-{
-    return (uint64_t *)(cache_block(c, set) + c->tags_off);
-}
-
-static inline cache_meta_t *cache_metas(const cache_t *c, uint64_t set)
-{
-    return (cache_meta_t *)(cache_block(c, set) + c->meta_off);
-}
-
-static inline cache_hdr_t *cache_hdr(const cache_t *c, uint64_t set)
-{
-    return (cache_hdr_t *)(cache_block(c, set) + c->hdr_off);
-}
-
-static inline uint8_t *cache_state(const cache_t *c, uint64_t set)
-{
-    return cache_block(c, set) + c->state_off;
-}
-
-/* ---- LRU recency list: prev[ways] then next[ways] in the state bytes ---- */
-
-static inline void lru_list_init(cache_hdr_t *hd, uint8_t *st, uint32_t ways)
-{
-    uint8_t *prev = st, *next = st + ways;
-    for (uint32_t w = 0; w < ways; w++) {
-        prev[w] = (uint8_t)(w ? w - 1 : 0);
-        next[w] = (uint8_t)(w + 1 < ways ? w + 1 : w);
-    }
-    hd->head = 0;
-    hd->tail = (uint8_t)(ways - 1);
-}
-
-/* Make way the most recently used. prev[head] and next[tail] are never read. */
-static inline void lru_list_touch(cache_hdr_t *hd, uint8_t *st, uint32_t ways, uint32_t way)
-{
-    uint8_t w = (uint8_t)way, h = hd->head;
-    if (h == w)
-        return;
-    uint8_t *prev = st, *next = st + ways;
-    uint8_t p = prev[w]; /* w is not the head: it has a predecessor */
-    if (hd->tail == w) {
-        hd->tail = p;
-    } else {
-        uint8_t n = next[w];
-        prev[n] = p;
-        next[p] = n;
-    }
-    next[w] = h;
-    prev[h] = w;
-    hd->head = w;
-}
-
-static inline void cache_touch(cache_t *c, uint64_t set, uint32_t way)
-{
-    if (c->lru)
-        lru_list_touch(cache_hdr(c, set), cache_state(c, set), c->ways, way);
-    else
-        c->repl->touch(cache_state(c, set), c->ways, way);
-}
-
-/* The way holding `line` in the set starting at tags, or ways if absent. */
-static inline uint32_t cache_find_way(const uint64_t *tags, uint32_t ways, uint64_t line)
-{
-    uint32_t hit = ways;
-    for (uint32_t w = 0; w < ways; w++)
-        hit = tags[w] == line ? w : hit;
-    return hit;
-}
-
-/* The lowest invalid way in the set, or ways if the set is full. */
-static inline uint32_t cache_find_invalid(const uint64_t *tags, uint32_t ways)
-{
-    uint32_t inv = ways;
-    for (uint32_t w = ways; w-- > 0;)
-        inv = tags[w] == CACHE_TAG_INVALID ? w : inv;
-    return inv;
 }
 
 static int cache_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -306,11 +177,13 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
 
     bool lru = repl == &repl_lru && ways <= 256;
     size_t stride = lru ? 2 * (size_t)ways : repl->state_bytes((uint32_t)ways);
-    /* header and replacement state first: a lookup reads the header (the
-     * MRU way) and then the tags, which follow in the same host lines */
-    size_t hdr_off = 0;
-    size_t state_off = sizeof(cache_hdr_t);
-    size_t tags_off = (state_off + stride + 7) & ~(size_t)7;
+    /* header, replacement state and fingerprints first: a lookup reads the
+     * header (the MRU way) and the fingerprints, then the tags, which follow
+     * in the same host lines */
+    size_t fp_words = ((size_t)ways + 7) / 8;
+    size_t state_off = CACHE_STATE_OFF; /* the header is at offset 0 */
+    size_t fp_off = (state_off + stride + 7) & ~(size_t)7;
+    size_t tags_off = fp_off + fp_words * sizeof(uint64_t);
     size_t meta_off = tags_off + (size_t)ways * sizeof(uint64_t);
     size_t block = (meta_off + (size_t)ways * sizeof(cache_meta_t) + 63) & ~(size_t)63;
     size_t head = (sizeof(cache_t) + 63) & ~(size_t)63;
@@ -326,10 +199,12 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
     c->block_bytes = block;
     c->tags_off = tags_off;
     c->meta_off = meta_off;
-    c->hdr_off = hdr_off;
-    c->state_off = state_off;
+    c->fp_off = fp_off;
+    c->fp_words = (uint32_t)fp_words;
     c->lru = lru;
     c->host_prefetch = (uint64_t)sets * block >= CACHE_PF_MIN_BYTES;
+    c->pf_lines = (uint32_t)(block / 64 < CACHE_PF_MAX_LINES ? block / 64 : CACHE_PF_MAX_LINES);
+    c->vmask_on = ways <= 64;
     c->repl = repl;
     c->set_mask = sets - 1;
     c->rng = seed != 0 ? seed : CACHE_SEED_ZERO;
@@ -338,15 +213,18 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
     c->ways = (uint32_t)ways;
     c->sets = (uint32_t)sets;
     c->line_bytes = (uint32_t)line;
-    c->nvalid = 0; /* aligned_alloc does not zero: every field is set here */
+    c->fp_shift = cache_log2(sets); /* of the line number: the tag above the set index */
+    c->nvalid = 0;                  /* aligned_alloc does not zero: every field is set here */
 
     for (uint64_t st = 0; st < sets; st++) {
         uint64_t *tags = cache_tags(c, st);
         for (uint64_t w = 0; w < ways; w++)
             tags[w] = CACHE_TAG_INVALID;
         memset(cache_metas(c, st), 0, (size_t)ways * sizeof(cache_meta_t));
+        memset(cache_fps(c, st), 0, fp_words * sizeof(uint64_t));
         cache_hdr_t *hd = cache_hdr(c, st);
         hd->nvalid = 0;
+        hd->vmask = 0;
         if (lru)
             lru_list_init(hd, cache_state(c, st), c->ways);
         else
@@ -360,109 +238,34 @@ void cache_destroy(cache_t *c)
     free(c);
 }
 
-/* The way holding line in set, or ways if absent. Under LRU the most
- * recently used way is tried first. */
-static inline uint32_t cache_way_of(const cache_t *c, uint64_t set, uint64_t line)
-{
-    if (c->nvalid == 0)
-        return c->ways; /* e.g. non-temporal clearing leaves the caches empty */
-    if (c->host_prefetch) {
-        const uint8_t *ahead = cache_block(c, (set + CACHE_PF_SETS) & c->set_mask);
-        for (size_t off = 0; off < c->block_bytes && off < 64 * CACHE_PF_MAX_LINES; off += 64)
-            __builtin_prefetch(ahead + off, 1, 3);
-    }
-    const uint64_t *tags = cache_tags(c, set);
-    if (c->lru) {
-        uint32_t h = cache_hdr(c, set)->head;
-        if (tags[h] == line)
-            return h;
-    }
-    return cache_find_way(tags, c->ways, line);
-}
-
 cache_meta_t *cache_lookup(cache_t *c, uint64_t addr, bool touch)
 {
-    uint64_t line = cache_line_of(c, addr);
-    uint64_t set = line & c->set_mask;
-    uint32_t way = cache_way_of(c, set, line);
-    if (way == c->ways)
-        return NULL;
-    if (touch)
-        cache_touch(c, set, way);
-    return &cache_metas(c, set)[way];
-}
-
-/* Put line (known absent) into set; returns its way. */
-static inline uint32_t cache_place(cache_t *c, uint64_t set, uint64_t line,
-                                   const cache_meta_t *meta, cache_victim_t *victim)
-{
-    uint64_t *tags = cache_tags(c, set);
-    cache_meta_t *metas = cache_metas(c, set);
-    cache_hdr_t *hd = cache_hdr(c, set);
-    uint32_t way;
-    cache_victim_t v = {0};
-    if (hd->nvalid < c->ways) {
-        way = cache_find_invalid(tags, c->ways);
-        hd->nvalid++;
-        c->nvalid++;
-    } else {
-        way = c->lru ? hd->tail : c->repl->victim(cache_state(c, set), c->ways, &c->rng);
-        v.valid = true;
-        v.addr = tags[way] << c->line_shift;
-        v.meta = metas[way];
-    }
-    tags[way] = line;
-    if (meta != NULL) {
-        metas[way] = *meta;
-    } else {
-        metas[way] = (cache_meta_t){0};
-    }
-    cache_touch(c, set, way);
-    if (victim != NULL)
-        *victim = v;
-    return way;
+    return cache_i_lookup(c, addr, touch);
 }
 
 void cache_insert(cache_t *c, uint64_t addr, const cache_meta_t *meta, cache_victim_t *victim)
 {
-    uint64_t line = cache_line_of(c, addr);
-    uint64_t set = line & c->set_mask;
-    assert(cache_find_way(cache_tags(c, set), c->ways, line) == c->ways &&
-           "cache_insert: line already present");
-    cache_place(c, set, line, meta, victim);
+    cache_meta_t m = meta != NULL ? *meta : (cache_meta_t){0};
+    if (victim != NULL)
+        *victim = (cache_victim_t){0};
+    cache_i_insert(c, addr, m.ready_cycles, m.dirty, m.prefetched, victim);
 }
 
 cache_meta_t *cache_lookup_or_insert(cache_t *c, uint64_t addr, bool touch,
                                      const cache_meta_t *meta, cache_victim_t *victim)
 {
-    uint64_t line = cache_line_of(c, addr);
-    uint64_t set = line & c->set_mask;
-    uint32_t way = cache_way_of(c, set, line);
-    if (way != c->ways) {
-        if (touch)
-            cache_touch(c, set, way);
-        return &cache_metas(c, set)[way];
-    }
-    cache_place(c, set, line, meta, victim);
-    return NULL;
+    cache_meta_t m = meta != NULL ? *meta : (cache_meta_t){0};
+    cache_victim_t v = {0};
+    cache_meta_t *hit =
+        cache_i_lookup_or_insert(c, addr, touch, m.ready_cycles, m.dirty, m.prefetched, &v);
+    if (hit == NULL && victim != NULL)
+        *victim = v; /* on a hit *victim is not written */
+    return hit;
 }
 
 bool cache_remove(cache_t *c, uint64_t addr, cache_meta_t *out)
 {
-    uint64_t line = cache_line_of(c, addr);
-    uint64_t set = line & c->set_mask;
-    uint32_t way = cache_way_of(c, set, line);
-    if (way == c->ways)
-        return false;
-    uint64_t *tags = cache_tags(c, set);
-    cache_meta_t *metas = cache_metas(c, set);
-    if (out != NULL)
-        *out = metas[way];
-    tags[way] = CACHE_TAG_INVALID;
-    metas[way] = (cache_meta_t){0};
-    cache_hdr(c, set)->nvalid--;
-    c->nvalid--;
-    return true;
+    return cache_i_remove(c, addr, out);
 }
 
 uint32_t cache_line_bytes(const cache_t *c)

@@ -23,7 +23,10 @@ struct dram {
     double bus_cpl;     /* shared bus: cycles per line */
     double turn;        /* cycles per direction change */
     uint32_t batch;     /* writes per bus batch */
+    double turn_share;  /* 2 x turn / batch: turnaround cycles per written line */
+    double room_cycles; /* batch x bus_cpl: bus backlog the write queue holds */
     double rd_free, wr_free, bus_free;
+    double last_accept; /* when the controller took the latest write */
 };
 
 static double per_line(double bpc, double line)
@@ -45,6 +48,8 @@ dram_t *dram_create(const cfg_machine_t *m)
     d->bus_cpl = per_line(m->mem_combined_bpc, line);
     d->turn = m->mem_turnaround_ns * m->freq_ghz;
     d->batch = m->mem_write_queue ? m->mem_write_queue : 1;
+    d->turn_share = 2.0 * d->turn / d->batch;
+    d->room_cycles = d->batch * d->bus_cpl;
     return d;
 }
 
@@ -73,13 +78,19 @@ double dram_write(dram_t *d, double t, bool zero_line)
     /* The controller's write queue holds `batch` lines: a write is accepted
      * while the bus backlog is shorter than that, else it waits (this is
      * what bounds a write stream to the bus rate). */
-    double room = d->bus_free - d->batch * d->bus_cpl;
+    double room = d->bus_free - d->room_cycles;
     if (start < room)
         start = room;
     /* On the bus, writes drain in batches; each batch pays a turnaround to
      * writes and one back to reads, spread over its lines. */
-    d->bus_free = max2(d->bus_free, start) + d->bus_cpl + 2.0 * d->turn / d->batch;
+    d->bus_free = max2(d->bus_free, start) + d->bus_cpl + d->turn_share;
+    d->last_accept = start;
     return max2(start + d->lat_wr, d->wr_free);
+}
+
+double dram_last_accept(const dram_t *d)
+{
+    return d->last_accept;
 }
 
 double dram_drain(dram_t *d, double t)
@@ -92,4 +103,5 @@ void dram_shift_time(dram_t *d, double dt)
     d->rd_free += dt;
     d->wr_free += dt;
     d->bus_free += dt;
+    d->last_accept += dt;
 }

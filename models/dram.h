@@ -31,6 +31,10 @@ void dram_destroy(dram_t *d);
 double dram_read(dram_t *d, double t);
 /* A line write handed over at t: returns when it is acknowledged. */
 double dram_write(dram_t *d, double t, bool zero_line);
+/* When the controller accepted the latest write (its write queue had room):
+ * what a cache that evicted a dirty line waits for before it takes the next
+ * fill. */
+double dram_last_accept(const dram_t *d);
 /* Returns when the memory path is idle. */
 double dram_drain(dram_t *d, double t);
 /* Add dt to every server's time (fast-forward moves time). */

@@ -18,6 +18,9 @@
  *  - What it ignores: coherence with other cores, bank conflicts, the L1
  *    write-back bandwidth into L2, and L3 miss slots (the memory link's
  *    bandwidth and the L2 miss queue bound a single core first).
+ *  - It uses the cache arrays through models/cache_impl.h (the inline forms
+ *    of cache.h's functions, metadata passed as fields) so that the lookups
+ *    of its per-line path are inlined.
  *  - Units: core cycles; bytes.
  */
 #include "models/hierarchy.h"
@@ -25,7 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "models/cache.h"
+#include "models/cache_impl.h"
 #include "models/dram.h"
 #include "models/mshr.h"
 #include "models/prefetch.h"
@@ -147,9 +150,8 @@ static double mem_write(hier_t *h, double t, uint32_t bytes, bool zero)
 
 static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 {
-    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty};
-    cache_victim_t v;
-    cache_meta_t *p = cache_lookup_or_insert(h->l3, a, true, &meta, &v);
+    cache_victim_t v = {0};
+    cache_meta_t *p = cache_i_lookup_or_insert(h->l3, a, true, ready, dirty, false, &v);
     if (p) {
         p->dirty |= dirty;
         return;
@@ -159,21 +161,27 @@ static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
         return;
     if (h->incl == CFG_INCL_INCLUSIVE) {
         cache_meta_t up;
-        if (cache_remove(h->l1, v.addr, &up) && up.dirty)
+        if (cache_i_remove(h->l1, v.addr, &up) && up.dirty)
             v.meta.dirty = true;
-        if (cache_remove(h->l2, v.addr, &up) && up.dirty)
+        if (cache_i_remove(h->l2, v.addr, &up) && up.dirty)
             v.meta.dirty = true;
     }
     if (v.meta.dirty) {
         count(h, ST_L3_WRITEBACKS, h->line_bytes);
         mem_write(h, t, h->line_bytes, false);
+        /* Back-pressure: the L3 takes its next fill only once memory has
+         * accepted this victim (a full write queue stalls the fill path, so
+         * a stream of dirty victims runs at the memory's write rate). */
+        h->free32 = max2(h->free32, dram_last_accept(h->dram));
     }
 }
 
-static void l2_evicted(hier_t *h, cache_victim_t *v, double t)
+/* L2 gave up victim v at t. Returns when the level below took it (t when
+ * nothing moves): the L2 frees the victim's way only then. */
+static double l2_evicted(hier_t *h, cache_victim_t *v, double t)
 {
     cache_meta_t up;
-    if (cache_remove(h->l1, v->addr, &up) && up.dirty)
+    if (cache_i_remove(h->l1, v->addr, &up) && up.dirty)
         v->meta.dirty = true; /* L2 is inclusive of L1 */
     if (v->meta.dirty)
         count(h, ST_L2_WRITEBACKS, h->line_bytes);
@@ -181,50 +189,51 @@ static void l2_evicted(hier_t *h, cache_victim_t *v, double t)
         if (h->incl == CFG_INCL_VICTIM || v->meta.dirty) {
             double at = serve(&h->free32, t, h->cpl32);
             l3_fill(h, v->addr, v->meta.dirty, at, t);
+            return at;
         }
     } else if (v->meta.dirty) {
         mem_write(h, t, h->line_bytes, false);
+        return max2(t, dram_last_accept(h->dram));
     }
+    return t;
 }
 
 /* A line was inserted into L2, evicting v. */
-static inline void l2_inserted(hier_t *h, cache_victim_t *v, double t)
+static inline double l2_inserted(hier_t *h, cache_victim_t *v, double t)
 {
     count(h, ST_L2_FILLS, h->line_bytes);
-    if (v->valid)
-        l2_evicted(h, v, t);
+    return v->valid ? l2_evicted(h, v, t) : t;
 }
 
 /* Fill L2 with a line the caller has just seen miss (absent = true) or that
- * may be present (then it is only marked dirty). */
-static void l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t,
-                    bool absent)
+ * may be present (then it is only marked dirty). Returns when the way it
+ * takes is free: when the level below accepted the victim (back-pressure:
+ * a full write path stalls the fills that need its ways), else t. */
+static double l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t,
+                      bool absent)
 {
-    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty, .prefetched = prefetched};
-    cache_victim_t v;
+    cache_victim_t v = {0};
     if (absent) {
-        cache_insert(h->l2, a, &meta, &v);
+        cache_i_insert(h->l2, a, ready, dirty, prefetched, &v);
     } else {
-        cache_meta_t *p = cache_lookup_or_insert(h->l2, a, true, &meta, &v);
+        cache_meta_t *p = cache_i_lookup_or_insert(h->l2, a, true, ready, dirty, prefetched, &v);
         if (p) {
             p->dirty |= dirty;
-            return;
+            return t;
         }
     }
-    l2_inserted(h, &v, t);
+    return l2_inserted(h, &v, t);
 }
 
 static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 {
-    cache_meta_t meta = {.ready_cycles = ready, .dirty = dirty};
-    cache_victim_t v;
-    cache_insert(h->l1, a, &meta, &v);
+    cache_victim_t v = {0};
+    cache_i_insert(h->l1, a, ready, dirty, false, &v);
     if (!v.valid || !v.meta.dirty)
         return;
     count(h, ST_L1_WRITEBACKS, h->line_bytes);
-    cache_meta_t wb = {.ready_cycles = t, .dirty = true};
-    cache_victim_t v2;
-    cache_meta_t *p = cache_lookup_or_insert(h->l2, v.addr, false, &wb, &v2);
+    cache_victim_t v2 = {0};
+    cache_meta_t *p = cache_i_lookup_or_insert(h->l2, v.addr, false, t, true, false, &v2);
     if (p)
         p->dirty = true;
     else
@@ -245,11 +254,11 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
         cache_meta_t out;
         const cache_meta_t *p;
         if (h->incl == CFG_INCL_VICTIM) {
-            p = cache_remove(h->l3, a, &out) ? &out : NULL;
+            p = cache_i_remove(h->l3, a, &out) ? &out : NULL;
             if (p)
                 *dirty = out.dirty;
         } else {
-            p = cache_lookup(h->l3, a, true);
+            p = cache_i_lookup(h->l3, a, true);
         }
         if (p) {
             count(h, ST_L3_HITS, h->line_bytes);
@@ -274,13 +283,13 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
     uint32_t n = pf_access(h->pf2, a, h->pfbuf, PF_MAX);
     for (uint32_t i = 0; i < n; i++) {
         uint64_t p = h->pfbuf[i];
-        if (cache_lookup(h->l2, p, false) || cache_lookup(h->l1, p, false))
+        if (cache_i_lookup(h->l2, p, false) || cache_i_lookup(h->l1, p, false))
             continue;
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
         double data = beyond_l2(h, p, t2, false, &dirty);
-        mshr_commit(h->mq2, data);
-        l2_fill(h, p, dirty, true, data, t2, true);
+        double way = l2_fill(h, p, dirty, true, data, t2, true);
+        mshr_commit(h->mq2, max2(data, way));
         count(h, ST_L2_PREFETCH, h->line_bytes);
     }
 }
@@ -289,7 +298,7 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
  * data (or ownership) reaches L1. */
 static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool demand)
 {
-    cache_meta_t *p = cache_lookup(h->l2, a, true);
+    cache_meta_t *p = cache_i_lookup(h->l2, a, true);
     double data;
     if (p) {
         count(h, ST_L2_HITS, h->line_bytes);
@@ -303,8 +312,8 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool demand)
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
         data = beyond_l2(h, a, t2, noread, &dirty);
+        data = max2(data, l2_fill(h, a, dirty, false, data, t2, true));
         mshr_commit(h->mq2, data);
-        l2_fill(h, a, dirty, false, data, t2, true);
     }
     if (!noread)
         data = serve(&h->free21, data, h->cpl21);
@@ -315,12 +324,10 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool demand)
 
 static void l1_prefetch(hier_t *h, uint64_t a, double t)
 {
-    uint32_t n = pf_access(h->pf1, a, h->pfbuf, PF_MAX);
-    uint64_t lines[PF_MAX];
-    for (uint32_t i = 0; i < n; i++)
-        lines[i] = h->pfbuf[i]; /* from_l2 reuses pfbuf for the L2 prefetcher */
+    uint64_t lines[PF_MAX]; /* not pfbuf: from_l2 uses that for the L2 prefetcher */
+    uint32_t n = pf_access(h->pf1, a, lines, PF_MAX);
     for (uint32_t i = 0; i < n; i++) {
-        if (cache_lookup(h->l1, lines[i], false))
+        if (cache_i_lookup(h->l1, lines[i], false))
             continue;
         double t1 = mshr_acquire(h->mq1, t);
         /* L2 sees (and its prefetcher trains on) L1 prefetch requests too */
@@ -334,7 +341,7 @@ static void l1_prefetch(hier_t *h, uint64_t a, double t)
 double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
 {
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
-    cache_meta_t *p = cache_lookup(h->l1, a, true);
+    cache_meta_t *p = cache_i_lookup(h->l1, a, true);
     if (p) {
         count(h, ST_L1_HITS, h->line_bytes);
         p->dirty = true;
@@ -362,7 +369,7 @@ double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
 double hier_load(hier_t *h, uint64_t addr, double t, bool *hit)
 {
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
-    cache_meta_t *p = cache_lookup(h->l1, a, true);
+    cache_meta_t *p = cache_i_lookup(h->l1, a, true);
     if (p) {
         count(h, ST_L1_HITS, h->line_bytes);
         double r = max2(t, p->ready_cycles);
@@ -386,11 +393,11 @@ static bool invalidate_all(hier_t *h, uint64_t a)
 {
     cache_meta_t out;
     bool dirty = false;
-    if (cache_remove(h->l1, a, &out))
+    if (cache_i_remove(h->l1, a, &out))
         dirty |= out.dirty;
-    if (cache_remove(h->l2, a, &out))
+    if (cache_i_remove(h->l2, a, &out))
         dirty |= out.dirty;
-    if (h->l3 && cache_remove(h->l3, a, &out))
+    if (h->l3 && cache_i_remove(h->l3, a, &out))
         dirty |= out.dirty;
     return dirty;
 }
@@ -415,11 +422,11 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
     cache_meta_t out;
     if (level == HIER_MEM || (level == HIER_L3 && !h->l3))
         return hier_write_around(h, a, t, h->line_bytes, zero);
-    if (cache_remove(h->l1, a, &out) && out.dirty)
+    if (cache_i_remove(h->l1, a, &out) && out.dirty)
         count(h, ST_L1_WRITEBACKS, h->line_bytes);
     count(h, ST_L1_NOALLOC, h->line_bytes);
     if (level == HIER_L2) {
-        cache_meta_t *p = cache_lookup(h->l2, a, true);
+        cache_meta_t *p = cache_i_lookup(h->l2, a, true);
         double accept = serve(&h->free21, t, h->cpl21);
         if (p) {
             count(h, ST_L2_HITS, h->line_bytes);
@@ -430,15 +437,15 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
         double own = beyond_l2(h, a, t2, true, &dirty);
-        mshr_commit(h->mq2, own);
-        l2_fill(h, a, true, false, own, t2, true);
-        return max2(accept, t2);
+        double way = l2_fill(h, a, true, false, own, t2, true);
+        mshr_commit(h->mq2, max2(own, way));
+        return max2(accept, max2(t2, way));
     }
     /* HIER_L3: skip L2 as well. */
-    if (cache_remove(h->l2, a, &out) && out.dirty)
+    if (cache_i_remove(h->l2, a, &out) && out.dirty)
         count(h, ST_L2_WRITEBACKS, h->line_bytes);
     double accept = serve(&h->free32, t, h->cpl32);
-    cache_meta_t *p = cache_lookup(h->l3, a, true);
+    cache_meta_t *p = cache_i_lookup(h->l3, a, true);
     if (p) {
         count(h, ST_L3_HITS, h->line_bytes);
         p->dirty = true;
@@ -451,7 +458,7 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
 
 bool hier_in_l1(hier_t *h, uint64_t addr)
 {
-    return cache_lookup(h->l1, addr & ~(uint64_t)(h->line_bytes - 1), false) != NULL;
+    return cache_i_lookup(h->l1, addr & ~(uint64_t)(h->line_bytes - 1), false) != NULL;
 }
 
 double hier_drain(hier_t *h, double t)

@@ -161,10 +161,10 @@ typedef struct cfg_machine {
 
     /* arm64 write streaming (write_streaming.*) */
     bool ws_enabled;         /* write_streaming.enabled */
-    uint32_t ws_enter_lines; /* write_streaming.enter_lines: consecutive full-line
-                              * writes before L1 stops allocating */
-    uint64_t ws_l2_bytes;    /* write_streaming.l2: streamed bytes before L2 stops
-                              * allocating (0 = never) */
+    uint32_t ws_enter_lines; /* write_streaming.enter_lines: the Nth consecutive
+                              * full-line write miss is the first not to allocate in L1 */
+    uint64_t ws_l2_bytes;    /* write_streaming.l2: bytes of the run, counted from its
+                              * first line, before L2 stops allocating (0 = never) */
     uint64_t ws_l3_bytes;    /* write_streaming.l3: ... before L3 stops allocating */
 
     cfg_cache_t l1, l2, l3; /* l1: l2: l3: */

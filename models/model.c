@@ -19,10 +19,12 @@
  *      writes the line around the caches;
  *    - write-combining buffers (wc.buffers): each non-temporal, elided or
  *      CLZERO line holds one until memory accepts it; a fence waits for all;
- *    - arm64 write streaming: after write_streaming.enter_lines consecutive
- *      full-line writes that miss L1, misses stop allocating in L1 (then in
- *      L2 and L3 after the configured byte thresholds); a partial line or a
- *      store that hits L1 leaves the mode;
+ *    - arm64 write streaming: from the write_streaming.enter_lines-th
+ *      consecutive full-line write that misses L1 (from the first DC ZVA),
+ *      misses stop allocating in L1, and once the run (counted from its
+ *      first line) passes the l2 / l3 byte thresholds, in L2 / L3 too; a
+ *      partial line, a store that hits L1, a kernel call or a fault (the
+ *      caller's and the fault handler's own stores) ends the run;
  *    - a TLB per page size (tlb.*): a miss stalls issue for tlb.walk;
  *    - kernel calls, reschedule points and page faults as fixed costs.
  *  - Stores are assembled into lines here, so results do not depend on
@@ -68,6 +70,7 @@ struct model {
     mshr_t *wc;
     cache_t *tlb;
     uint64_t tlb_page_bytes;
+    int tlb_page_shift; /* log2(tlb_page_bytes) when a power of two, else -1 */
     uint64_t tlb_last_page;
     bool tlb_last_valid;
     uint32_t line_bytes;
@@ -82,6 +85,25 @@ struct model {
 
     pending_line_t pl;
     double loose_insns; /* TRACE_INSNS not yet attributed to a line */
+
+    /* store_line's per-line quantities that depend only on the line's
+     * (bytes, stores, insns), kept for the last such triple: the lines of
+     * one run all have the same, and this saves their divisions and
+     * roundings. Keys are the doubles' bits, so a hit gives the very same
+     * values. */
+    struct {
+        bool valid;
+        uint32_t bytes;
+        uint64_t stores_bits, insns_bits;
+        double issue_cycles; /* stores / stores_per_cycle (0 if no rate) */
+        double front_cycles; /* (stores + insns) / insns_per_cycle */
+        double port_cycles;  /* port_cycles(bytes, stores) */
+        uint64_t la;         /* store-buffer window in lines */
+        uint64_t accesses;   /* L1 accesses */
+    } slm;
+    bool front_memo_valid; /* front(): the last n (bits) and n / insns_per_cycle */
+    uint64_t front_memo_bits;
+    double front_memo_cycles;
 
     /* fast-forward inside long operations */
     bool ff_on;
@@ -100,12 +122,25 @@ struct model {
     /* write streaming */
     bool ws_active;
     uint32_t ws_run;   /* consecutive full-line write misses */
-    uint64_t ws_bytes; /* bytes streamed since entering */
+    uint64_t ws_bytes; /* bytes of the run (from its first line) while active */
 };
 
 static inline double max2(double a, double b)
 {
     return a > b ? a : b;
+}
+
+/* ceil(x), inline for the positive values below 2^52 that the per-line
+ * paths pass (there the conversion to an integer is exact); everything else
+ * (zeros, negatives, huge values, NaN) goes to libm, so the result is
+ * always ceil's. */
+static inline double model_ceil(double x)
+{
+    if (x > 0 && x < 4503599627370496.0) {
+        double i = (double)(int64_t)x;
+        return i < x ? i + 1 : i;
+    }
+    return ceil(x);
 }
 
 static inline void bump(model_t *md, stats_event_t e, uint64_t n, uint64_t bytes)
@@ -125,6 +160,8 @@ static int tlb_setup(model_t *md, uint64_t page_bytes, char *err, size_t errlen)
     cache_destroy(md->tlb);
     md->tlb = NULL;
     md->tlb_page_bytes = page_bytes;
+    md->tlb_page_shift =
+        page_bytes && (page_bytes & (page_bytes - 1)) == 0 ? __builtin_ctzll(page_bytes) : -1;
     md->tlb_last_valid = false;
     if (entries == 0)
         return 0; /* no TLB modelled for this page size */
@@ -220,7 +257,8 @@ static double tlb_access(model_t *md, uint64_t addr, bool store)
 {
     if (!md->tlb)
         return 0;
-    uint64_t page = addr / md->tlb_page_bytes;
+    uint64_t page =
+        md->tlb_page_shift >= 0 ? addr >> md->tlb_page_shift : addr / md->tlb_page_bytes;
     if (md->tlb_last_valid && page == md->tlb_last_page)
         return 0;
     md->tlb_last_page = page;
@@ -235,11 +273,27 @@ static double tlb_access(model_t *md, uint64_t addr, bool store)
     return md->m->tlb_walk_cycles;
 }
 
-/* Front end issues n instructions; returns when the last one issues. */
+static inline uint64_t dbits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/* Front end issues n instructions; returns when the last one issues. The
+ * quotient of the last n is kept (keyed by n's bits: the same value), as
+ * every line of a run issues the same count. */
 static inline double front(model_t *md, double n)
 {
-    if (md->m->insns_per_cycle > 0)
-        md->t_front += n / md->m->insns_per_cycle;
+    if (md->m->insns_per_cycle > 0) {
+        uint64_t bits = dbits(n);
+        if (!md->front_memo_valid || bits != md->front_memo_bits) {
+            md->front_memo_valid = true;
+            md->front_memo_bits = bits;
+            md->front_memo_cycles = n / md->m->insns_per_cycle;
+        }
+        md->t_front += md->front_memo_cycles;
+    }
     return md->t_front;
 }
 
@@ -275,26 +329,37 @@ static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, dou
     return t_buf;
 }
 
+/* Write streaming ends the run: the next full-line miss starts counting
+ * again from its first line. */
+static void ws_break(model_t *md)
+{
+    if (md->ws_active) {
+        md->ws_active = false;
+        bump(md, ST_WS_EXITS, 1, 0);
+    }
+    md->ws_run = 0;
+}
+
 /* Write streaming: should this full-line store miss bypass L1? Returns the
- * level it allocates in, or 0 for a normal (allocating) store. */
-static int ws_level(model_t *md, uint64_t line, bool full)
+ * level it allocates in, or 0 for a normal (allocating) store. A DC ZVA
+ * (zva) enters the mode at once, a store after enter_lines lines. Every
+ * threshold counts the run's bytes from its first line (the lines that still
+ * allocated included): the line that takes the run past write_streaming.l2
+ * bytes is the first to skip L2 as well, past .l3 the first to skip L3. */
+static int ws_level(model_t *md, uint64_t line, bool full, bool zva)
 {
     const cfg_machine_t *m = md->m;
     if (!m->ws_enabled)
         return 0;
     if (!full || hier_in_l1(md->h, line)) {
-        if (md->ws_active) {
-            md->ws_active = false;
-            bump(md, ST_WS_EXITS, 1, 0);
-        }
-        md->ws_run = 0;
+        ws_break(md);
         return 0;
     }
     if (!md->ws_active) {
-        if (++md->ws_run < m->ws_enter_lines)
+        if (++md->ws_run < m->ws_enter_lines && !zva)
             return 0;
         md->ws_active = true;
-        md->ws_bytes = 0;
+        md->ws_bytes = (uint64_t)(md->ws_run - 1) * md->line_bytes;
         bump(md, ST_WS_ENTRIES, 1, 0);
     }
     md->ws_bytes += md->line_bytes;
@@ -305,13 +370,37 @@ static int ws_level(model_t *md, uint64_t line, bool full)
     return HIER_L2;
 }
 
+/* Fast-forward and write streaming: how many more lines of a steady stretch
+ * may be skipped before the run would reach a threshold (or enter the mode),
+ * and the run's progress over skipped lines. */
+static uint64_t ws_ff_max_lines(const model_t *md)
+{
+    const cfg_machine_t *m = md->m;
+    if (!m->ws_enabled)
+        return UINT64_MAX;
+    if (!md->ws_active)
+        return md->ws_run ? 0 : UINT64_MAX;
+    uint64_t next = UINT64_MAX;
+    if (m->ws_l2_bytes > md->ws_bytes)
+        next = m->ws_l2_bytes;
+    if (m->ws_l3_bytes > md->ws_bytes && m->ws_l3_bytes < next)
+        next = m->ws_l3_bytes;
+    return next == UINT64_MAX ? UINT64_MAX : (next - md->ws_bytes) / md->line_bytes;
+}
+
+static void ws_ff_skip(model_t *md, uint64_t lines)
+{
+    if (md->ws_active)
+        md->ws_bytes += lines * md->line_bytes;
+}
+
 /* Commit cost of a line: the L1 write port takes store_width bytes per
  * store slot. */
 static inline double port_cycles(const model_t *md, uint32_t bytes, double stores)
 {
     const cfg_machine_t *m = md->m;
     double w = m->store_width_bytes ? m->store_width_bytes : 8;
-    double slots = ceil(bytes / w);
+    double slots = model_ceil(bytes / w);
     if (stores > slots)
         slots = stores;
     return m->stores_per_cycle > 0 ? slots / m->stores_per_cycle : slots;
@@ -432,6 +521,8 @@ static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
     }
     /* Steady: skip whole blocks, keeping the tail. */
     uint64_t nblocks = (rem_lines - md->ff_tail_lines) / FF_BLOCK_LINES;
+    if (nblocks > ws_ff_max_lines(md) / FF_BLOCK_LINES)
+        nblocks = ws_ff_max_lines(md) / FF_BLOCK_LINES;
     if (nblocks == 0)
         return 0;
     double dt_sum = 0;
@@ -451,6 +542,7 @@ static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
     }
     model_shift_time(md, dt_sum * (double)nblocks / FF_BLOCKS);
     uint64_t skipped = nblocks * FF_BLOCK_LINES;
+    ws_ff_skip(md, skipped);
     md->ff_skipped_lines += skipped;
     md->ff_total_lines += skipped;
     md->ff_err = max2(md->ff_err, worst);
@@ -466,30 +558,45 @@ static void store_line(model_t *md, const pending_line_t *pl)
 {
     const cfg_machine_t *m = md->m;
     bool full = pl->bytes >= md->line_bytes;
-    double issue = md->t_issue + (m->stores_per_cycle > 0 ? pl->stores / m->stores_per_cycle : 0);
-    double t = max2(issue, front(md, pl->stores + pl->insns));
+    uint64_t sbits = dbits(pl->stores), ibits = dbits(pl->insns);
+    if (!md->slm.valid || md->slm.bytes != pl->bytes || md->slm.stores_bits != sbits ||
+        md->slm.insns_bits != ibits) {
+        md->slm.valid = true;
+        md->slm.bytes = pl->bytes;
+        md->slm.stores_bits = sbits;
+        md->slm.insns_bits = ibits;
+        md->slm.issue_cycles = m->stores_per_cycle > 0 ? pl->stores / m->stores_per_cycle : 0;
+        md->slm.front_cycles =
+            m->insns_per_cycle > 0 ? (pl->stores + pl->insns) / m->insns_per_cycle : 0;
+        uint64_t per_line = pl->stores > 0 ? (uint64_t)model_ceil(pl->stores) : 1;
+        uint64_t la = m->store_buffer_entries / per_line;
+        md->slm.la = la ? la : 1;
+        double accesses =
+            model_ceil(pl->bytes / (double)(m->store_width_bytes ? m->store_width_bytes : 8));
+        if (pl->stores > accesses)
+            accesses = pl->stores;
+        md->slm.accesses = (uint64_t)accesses;
+        md->slm.port_cycles = port_cycles(md, pl->bytes, pl->stores);
+    }
+    double issue = md->t_issue + md->slm.issue_cycles;
+    if (m->insns_per_cycle > 0) /* front(md, stores + insns) */
+        md->t_front += md->slm.front_cycles;
+    double t = max2(issue, md->t_front);
     t += tlb_access(md, pl->line, true);
-    uint64_t per_line = pl->stores > 0 ? (uint64_t)ceil(pl->stores) : 1;
-    uint64_t la = m->store_buffer_entries / per_line;
-    if (la == 0)
-        la = 1;
-    t = max2(t, window(md, la));
+    t = max2(t, window(md, md->slm.la));
     md->t_issue = t;
 
-    double accesses = ceil(pl->bytes / (double)(m->store_width_bytes ? m->store_width_bytes : 8));
-    if (pl->stores > accesses)
-        accesses = pl->stores;
-    bump(md, ST_L1_ACCESSES, (uint64_t)accesses, pl->bytes);
+    bump(md, ST_L1_ACCESSES, md->slm.accesses, pl->bytes);
 
     double ready;
-    int lvl = ws_level(md, pl->line, full);
+    int lvl = ws_level(md, pl->line, full, false);
     if (lvl)
         ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, pl->fill == 0);
     else {
         bool hit;
         ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
     }
-    commit(md, max2(ready, md->t_commit_last) + port_cycles(md, pl->bytes, pl->stores));
+    commit(md, max2(ready, md->t_commit_last) + md->slm.port_cycles);
 }
 
 static void nt_line(model_t *md, const pending_line_t *pl)
@@ -506,7 +613,7 @@ static void load_line(model_t *md, const pending_line_t *pl)
 {
     double t = max2(md->t_issue, front(md, pl->stores + pl->insns));
     t += tlb_access(md, pl->line, false);
-    bump(md, ST_L1_ACCESSES, (uint64_t)ceil(pl->stores), pl->bytes);
+    bump(md, ST_L1_ACCESSES, (uint64_t)model_ceil(pl->stores), pl->bytes);
     bool hit;
     hier_load(md->h, pl->line, t, &hit);
     md->t_issue = t;
@@ -590,6 +697,10 @@ static void string_op(model_t *md, const trace_op_t *op)
     bool nt = (op->flags & TRACE_F_NT) != 0;
     md->ff_op_lines = 0;
     double w = m->store_width_bytes ? m->store_width_bytes : 8;
+    /* A full line's engine time and store count, computed once: the same
+     * divisions the loop would do for piece == lb. */
+    const double lb_cycles = (double)lb / bpc;
+    const double lb_stores = model_ceil((double)lb / w);
     uint64_t a = op->addr, end = op->addr + op->bytes;
     while (a < end) {
         uint64_t line = a & ~(lb - 1);
@@ -597,10 +708,11 @@ static void string_op(model_t *md, const trace_op_t *op)
         if (piece > end - a)
             piece = end - a;
         bool full = piece == lb;
-        t += (double)piece / bpc;
+        double piece_cycles = full ? lb_cycles : (double)piece / bpc;
+        t += piece_cycles;
         t += tlb_access(md, a, true);
         t = max2(t, window(md, la));
-        double stores = ceil((double)piece / w);
+        double stores = full ? lb_stores : model_ceil((double)piece / w);
         bump(md, ST_STORES, (uint64_t)stores, piece);
         if (full && string_elides(m, op->bytes, end - a, op->fill, nt)) {
             bump(md, ST_STRING_ELIDED_LINES, 1, piece);
@@ -608,7 +720,7 @@ static void string_op(model_t *md, const trace_op_t *op)
             commit(md, max2(t, md->t_commit_last));
         } else {
             bump(md, ST_L1_ACCESSES, (uint64_t)stores, piece);
-            int lvl = ws_level(md, line, full);
+            int lvl = ws_level(md, line, full, false);
             double ready;
             if (lvl) {
                 ready = hier_stream_store(md->h, line, t, (hier_level_t)lvl, op->fill == 0);
@@ -617,7 +729,7 @@ static void string_op(model_t *md, const trace_op_t *op)
                 hier_own_t how = (full && !m->string_rfo) ? HIER_NOREAD : HIER_RFO;
                 ready = hier_store(md->h, line, t, how, &hit);
             }
-            commit(md, max2(ready, md->t_commit_last) + (double)piece / bpc);
+            commit(md, max2(ready, md->t_commit_last) + piece_cycles);
         }
         a += piece;
         if (a < end) {
@@ -658,7 +770,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
             t = max2(t, wc_line(md, a, (uint32_t)lb, true, t));
         } else {
             t = max2(t, window(md, la));
-            int lvl = ws_level(md, a, true);
+            int lvl = ws_level(md, a, true, true);
             double ready;
             if (lvl) {
                 ready = hier_stream_store(md->h, a, t, (hier_level_t)lvl, true);
@@ -751,6 +863,7 @@ int model_op(void *ctx, const trace_op_t *op)
         fence_op(md);
         break;
     case TRACE_CALL_BEGIN:
+        ws_break(md); /* the caller's own stores end write streaming */
         bump(md, ST_CALLS, 1, op->bytes);
         bump(md, ST_INSTRUCTIONS, 2, 0); /* call + ret */
         front(md, 0);
@@ -763,6 +876,7 @@ int model_op(void *ctx, const trace_op_t *op)
         stall_op(md, m->resched_ns * md->cyc_per_ns);
         break;
     case TRACE_FAULT: {
+        ws_break(md); /* so do the fault handler's */
         double ns = m->fault_4k_ns;
         if (op->bytes >= (1ull << 30))
             ns = m->fault_1g_ns;

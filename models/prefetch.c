@@ -30,10 +30,24 @@ struct pf {
     uint32_t line_shift;
     uint64_t region_lines;
     uint64_t contig_lines; /* 0: nothing contiguous beyond a region */
+    int region_shift;      /* log2(region_lines) when a power of two, else -1 */
+    int contig_shift;      /* log2(contig_lines) when a power of two, else -1 */
     uint64_t clock;
     int last; /* index of the stream hit last (checked first) */
     pf_stream_t s[PF_STREAMS];
 };
+
+/* log2(v) when v is a power of two, else -1: lets the hot path shift
+ * instead of divide (the same quotient). */
+static int shift_of(uint64_t v)
+{
+    return v && (v & (v - 1)) == 0 ? __builtin_ctzll(v) : -1;
+}
+
+static inline uint64_t div_by(uint64_t x, uint64_t d, int shift)
+{
+    return shift >= 0 ? x >> shift : x / d;
+}
 
 static uint32_t log2u(uint64_t v)
 {
@@ -58,6 +72,8 @@ pf_t *pf_create(const cfg_prefetch_t *cfg, uint32_t line_bytes)
     p->region_lines = b >> p->line_shift;
     if (p->region_lines == 0)
         p->region_lines = 1;
+    p->region_shift = shift_of(p->region_lines);
+    p->contig_shift = -1;
     return p;
 }
 
@@ -72,6 +88,7 @@ void pf_set_contig(pf_t *p, uint64_t contig_bytes)
         return;
     uint64_t lines = contig_bytes >> p->line_shift;
     p->contig_lines = lines > p->region_lines ? lines : 0;
+    p->contig_shift = shift_of(p->contig_lines);
 }
 
 /* Lowest and highest line a stream in `region` may prefetch. */
@@ -81,7 +98,7 @@ static void limits(const pf_t *p, uint64_t region, uint64_t *lo, uint64_t *hi)
     *lo = first;
     *hi = first + p->region_lines - 1;
     if (p->cfg.next_page && p->contig_lines) {
-        uint64_t block = first / p->contig_lines * p->contig_lines;
+        uint64_t block = div_by(first, p->contig_lines, p->contig_shift) * p->contig_lines;
         *lo = block;
         *hi = block + p->contig_lines - 1;
     }
@@ -137,7 +154,7 @@ uint32_t pf_access(pf_t *p, uint64_t addr, uint64_t *out, uint32_t max)
     if (!p)
         return 0;
     uint64_t line = addr >> p->line_shift;
-    uint64_t region = line / p->region_lines;
+    uint64_t region = div_by(line, p->region_lines, p->region_shift);
     pf_stream_t *s = find(p, line, region);
     p->clock++;
     if (!s) {

@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +139,7 @@ static int load_case(loader_t *l, yaml_node_t *map, const cfg_machine_t *m, cal_
     bool have_args = false, have_value = false, have_metric = false;
     snprintf(c->metric, sizeof(c->metric), "gbps");
     c->fit = true;
+    c->stage = 1;
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
          p++) {
         yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
@@ -181,8 +181,16 @@ static int load_case(loader_t *l, yaml_node_t *map, const cfg_machine_t *m, cal_
                 return -1;
             if (c->tolerance < 0 || c->tolerance > 10)
                 return at(l, v, what, "must be between 0 and 10 (a relative error)");
+        } else if (strcmp(ks, "stage") == 0) {
+            double st;
+            if (get_double(l, v, what, &st))
+                return -1;
+            if (st != floor(st) || st < 1 || st > CAL_STAGES)
+                return at(l, v, what, "must be an integer 1..%d", CAL_STAGES);
+            c->stage = (unsigned)st;
         } else {
-            return at(l, k, what, "unknown key (id, set, source, args, metric, value, tolerance)");
+            return at(l, k, what,
+                      "unknown key (id, set, source, args, metric, value, tolerance, stage)");
         }
     }
     (void)have_metric;
@@ -260,17 +268,33 @@ cal_data_t *cal_load(const char *path, const cfg_machine_t *m, char *err, size_t
                     at(&l, fk, "fit", "more than %d keys", CAL_KEYS_MAX);
                     goto fail;
                 }
-                if (fv->type != YAML_SEQUENCE_NODE ||
-                    fv->data.sequence.items.top - fv->data.sequence.items.start != 2) {
-                    at(&l, fv, name, "expected [min, max] in the key's stored unit");
+                long items = fv->type == YAML_SEQUENCE_NODE
+                                 ? fv->data.sequence.items.top - fv->data.sequence.items.start
+                                 : 0;
+                if (items != 2 && items != 3) {
+                    at(&l, fv, name,
+                       "expected [min, max] in the key's stored unit, or [min, max, stage]");
                     goto fail;
                 }
                 cal_key_t *ck = &d->keys[d->n_keys];
                 ck->key = key;
+                ck->stage = 1;
                 yaml_node_t *lo = yaml_document_get_node(&l.doc, fv->data.sequence.items.start[0]);
                 yaml_node_t *hi = yaml_document_get_node(&l.doc, fv->data.sequence.items.start[1]);
                 if (get_double(&l, lo, name, &ck->lo) || get_double(&l, hi, name, &ck->hi))
                     goto fail;
+                if (items == 3) {
+                    double st;
+                    yaml_node_t *sn =
+                        yaml_document_get_node(&l.doc, fv->data.sequence.items.start[2]);
+                    if (get_double(&l, sn, name, &st))
+                        goto fail;
+                    if (st != floor(st) || st < 1 || st > CAL_STAGES) {
+                        at(&l, sn, name, "the stage must be an integer 1..%d", CAL_STAGES);
+                        goto fail;
+                    }
+                    ck->stage = (unsigned)st;
+                }
                 if (!(ck->lo < ck->hi) || ck->lo < key->min || ck->hi > key->max) {
                     at(&l, fv, name, "bounds must satisfy %g <= min < max <= %g", key->min,
                        key->max);
@@ -344,77 +368,52 @@ static int metric_of(const cal_case_t *c, const run_result_t *r, double *out, ch
         if (strcmp(r->counters[i].name, ev) != 0)
             continue;
         if (!r->counters[i].supported)
-            return fail(err, errlen, "case %s: counter %s is not supported on %s", c->id, ev,
-                        r->machine);
+            return fail(err, errlen, "counter %s is not supported on %s", ev, r->machine);
         double lines = (double)r->bytes / 64.0;
         *out = lines > 0 ? (double)r->counters[i].value / lines : 0;
         return 0;
     }
-    return fail(err, errlen, "case %s: no counter %s", c->id, ev);
+    return fail(err, errlen, "no counter %s", ev);
 }
 
-typedef struct pool {
-    const cfg_machine_t *m;
+typedef struct predict_ctx {
     const cal_data_t *d;
-    bool exact;
+    const bool *only; /* NULL: every case */
     double *pred;
-    pthread_mutex_t lock;
-    size_t next;
-    int rc;
-    char err[400];
-} pool_t;
+} predict_ctx_t;
 
-static void *worker(void *arg)
+static const wl_spec_t *case_spec(size_t i, void *ctx)
 {
-    pool_t *p = arg;
-    static __thread run_result_t res;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        size_t i = p->next++;
-        bool stop = p->rc != 0;
-        pthread_mutex_unlock(&p->lock);
-        if (stop || i >= p->d->n_cases)
-            return NULL;
-        run_opts_t o;
-        run_opts_init(&o);
-        o.exact = p->exact;
-        char why[256];
-        const cal_case_t *c = &p->d->cases[i];
-        int rc = run_predict(p->m, &c->spec, &o, &res, why, sizeof(why));
-        if (rc == 0)
-            rc = metric_of(c, &res, &p->pred[i], why, sizeof(why));
-        if (rc) {
-            pthread_mutex_lock(&p->lock);
-            if (!p->rc) {
-                p->rc = -1;
-                snprintf(p->err, sizeof(p->err), "case %s: %s", c->id, why);
-            }
-            pthread_mutex_unlock(&p->lock);
-        }
-    }
+    predict_ctx_t *p = ctx;
+    return p->only && !p->only[i] ? NULL : &p->d->cases[i].spec;
+}
+
+static int case_done(size_t i, const run_result_t *r, void *ctx, char *err, size_t errlen)
+{
+    predict_ctx_t *p = ctx;
+    return metric_of(&p->d->cases[i], r, &p->pred[i], err, errlen);
+}
+
+/* Predict the cases `only` selects (NULL: all). */
+static int predict_cases(const cfg_machine_t *m, const cal_data_t *d, const bool *only, bool exact,
+                         unsigned threads, double *pred, char *err, size_t errlen)
+{
+    predict_ctx_t p = {.d = d, .only = only, .pred = pred};
+    run_opts_t o;
+    run_opts_init(&o);
+    o.exact = exact;
+    char why[512];
+    size_t bad = 0;
+    if (run_predict_each(m, d->n_cases, case_spec, case_done, &p, &o, threads, &bad, why,
+                         sizeof(why)))
+        return fail(err, errlen, "case %s: %s", d->cases[bad].id, why);
+    return 0;
 }
 
 int cal_predict_all(const cfg_machine_t *m, const cal_data_t *d, bool exact, unsigned threads,
                     double *pred, char *err, size_t errlen)
 {
-    pool_t p = {.m = m, .d = d, .exact = exact, .pred = pred};
-    pthread_mutex_init(&p.lock, NULL);
-    if (threads < 1)
-        threads = 1;
-    if (threads > 16)
-        threads = 16;
-    pthread_t tid[16];
-    unsigned started = 0;
-    for (unsigned t = 1; t < threads; t++)
-        if (pthread_create(&tid[started], NULL, worker, &p) == 0)
-            started++;
-    worker(&p);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    pthread_mutex_destroy(&p.lock);
-    if (p.rc)
-        return fail(err, errlen, "%s", p.err);
-    return 0;
+    return predict_cases(m, d, NULL, exact, threads, pred, err, errlen);
 }
 
 /* ---- the fit ----------------------------------------------------------- */
@@ -423,8 +422,11 @@ typedef struct fitctx {
     cfg_machine_t *m;
     const cal_data_t *d;
     unsigned threads;
-    size_t nfit;
+    size_t nkeys; /* keys of the current stage */
+    size_t key_index[CAL_KEYS_MAX];
+    size_t nfit; /* fitting cases of the current stage */
     size_t fit_index[CAL_CASES_MAX];
+    bool in_fit[CAL_CASES_MAX];
     double pred[CAL_CASES_MAX];
     size_t evaluations;
     int rc;
@@ -452,8 +454,8 @@ static double to_x(const cal_key_t *k, double v)
 
 static int apply(fitctx_t *c, const gsl_vector *x)
 {
-    for (size_t i = 0; i < c->d->n_keys; i++) {
-        const cal_key_t *k = &c->d->keys[i];
+    for (size_t i = 0; i < c->nkeys; i++) {
+        const cal_key_t *k = &c->d->keys[c->key_index[i]];
         double v = to_value(k, gsl_vector_get(x, i));
         if (k->key->type == CFG_T_U32 || k->key->type == CFG_T_U64)
             v = round(v);
@@ -474,7 +476,7 @@ static int residuals(const gsl_vector *x, void *params, gsl_vector *f)
         return GSL_EBADFUNC;
     }
     char why[512];
-    if (cal_predict_all(c->m, c->d, false, c->threads, c->pred, why, sizeof(why))) {
+    if (predict_cases(c->m, c->d, c->in_fit, false, c->threads, c->pred, why, sizeof(why))) {
         snprintf(c->err, sizeof(c->err), "%s", why);
         c->rc = -1;
         return GSL_EBADFUNC;
@@ -490,18 +492,22 @@ static int residuals(const gsl_vector *x, void *params, gsl_vector *f)
     }
     if (c->log) {
         fprintf(stderr, "calibrate: evaluation %zu: chi^2 %.5g:", c->evaluations, chisq);
-        for (size_t k = 0; k < c->d->n_keys; k++) {
+        for (size_t k = 0; k < c->nkeys; k++) {
+            const cfg_key_t *key = c->d->keys[c->key_index[k]].key;
             double v;
-            cfg_key_get(c->m, c->d->keys[k].key, &v);
-            fprintf(stderr, " %s=%.4g", c->d->keys[k].key->path, v);
+            cfg_key_get(c->m, key, &v);
+            fprintf(stderr, " %s=%.4g", key->path, v);
         }
         fputc('\n', stderr);
     }
     return GSL_SUCCESS;
 }
 
-/* Forward differences with a step that moves an integer parameter by at
- * least one unit (a step of sqrt(eps) would not change it at all). */
+/* Forward differences with a step that moves a parameter by at least 5% of
+ * its value, and an integer parameter by at least one unit: the model's
+ * response is a staircase at fine scale (whole lines of lookahead, whole
+ * buffers, cycles rounded to events), where a step of sqrt(eps), or of a
+ * few bytes, sees no change at all. */
 static int jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
 {
     fitctx_t *c = params;
@@ -509,16 +515,19 @@ static int jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
     gsl_vector *f0 = gsl_vector_alloc(n), *f1 = gsl_vector_alloc(n), *xs = gsl_vector_alloc(p);
     int rc = residuals(x, params, f0);
     for (size_t j = 0; j < p && rc == GSL_SUCCESS; j++) {
-        const cal_key_t *k = &c->d->keys[j];
+        const cal_key_t *k = &c->d->keys[c->key_index[j]];
         double xj = gsl_vector_get(x, j);
+        /* d value / dx = (hi - lo) f (1 - f) */
+        double fr = 1.0 / (1.0 + exp(-xj));
+        double dvdx = (k->hi - k->lo) * fr * (1 - fr);
+        double v = to_value(k, xj);
         double h = 0.05;
-        if (k->key->type == CFG_T_U32 || k->key->type == CFG_T_U64) {
-            /* d value / dx = (hi - lo) f (1 - f); one unit at least */
-            double fr = 1.0 / (1.0 + exp(-xj));
-            double dvdx = (k->hi - k->lo) * fr * (1 - fr);
-            if (dvdx > 0 && 1.0 / dvdx > h)
-                h = 1.0 / dvdx;
-        }
+        if (dvdx > 0 && 0.05 * fabs(v) / dvdx > h)
+            h = 0.05 * fabs(v) / dvdx;
+        if ((k->key->type == CFG_T_U32 || k->key->type == CFG_T_U64) && dvdx > 0 && 1.0 / dvdx > h)
+            h = 1.0 / dvdx;
+        if (h > 2.0)
+            h = 2.0; /* near a bound the logistic is flat: keep the step finite */
         gsl_vector_memcpy(xs, x);
         gsl_vector_set(xs, j, xj + h);
         rc = residuals(xs, params, f1);
@@ -533,54 +542,34 @@ static int jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
     return rc;
 }
 
-int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progress, size_t max_iter,
-            cal_result_t *res, char *err, size_t errlen)
+/* One stage: c's keys on c's fitting cases. Fills res->value and
+ * res->sigma of the stage's keys and adds to the iteration and chi^2
+ * totals. */
+static int fit_stage(fitctx_t *c, size_t max_iter, cal_result_t *res, char *err, size_t errlen)
 {
-    memset(res, 0, sizeof(*res));
-    fitctx_t *c = calloc(1, sizeof(*c));
-    if (!c)
-        return fail(err, errlen, "out of memory");
-    c->m = m;
-    c->d = d;
-    c->threads = threads;
-    for (size_t i = 0; i < d->n_cases; i++)
-        if (d->cases[i].fit)
-            c->fit_index[c->nfit++] = i;
-    size_t p = d->n_keys, n = c->nfit;
-    if (p == 0) {
-        free(c);
-        return fail(err, errlen, "%s: no keys to fit (a fit: section lists them)", d->path);
-    }
-    if (n < p) {
-        free(c);
-        return fail(err, errlen, "%s: %zu fitting cases cannot determine %zu parameters", d->path,
-                    n, p);
-    }
-    for (size_t i = 0; i < p; i++)
-        cfg_key_get(m, d->keys[i].key, &res->start[i]);
-    if (cal_predict_all(m, d, false, threads, res->pred0, err, errlen)) {
-        free(c);
-        return -1;
-    }
-
-    c->log = progress && !progress_tty();
-    c->budget = max_iter * (p + 2);
-    c->progress = progress_create("calibrating", c->budget, progress);
+    const cal_data_t *d = c->d;
+    size_t p = c->nkeys, n = c->nfit;
     gsl_multifit_nlinear_fdf fdf = {.f = residuals, .df = jacobian, .n = n, .p = p, .params = c};
     gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
     gsl_multifit_nlinear_workspace *w =
         gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
     gsl_vector *x = gsl_vector_alloc(p);
-    for (size_t i = 0; i < p; i++)
-        gsl_vector_set(x, i, to_x(&d->keys[i], res->start[i]));
+    gsl_matrix *cov = gsl_matrix_alloc(p, p);
     int rc = -1;
-    if (!w || !x) {
+    if (!w || !x || !cov) {
         fail(err, errlen, "out of memory");
         goto done;
     }
+    for (size_t i = 0; i < p; i++)
+        gsl_vector_set(x, i, to_x(&d->keys[c->key_index[i]], res->start[c->key_index[i]]));
     gsl_multifit_nlinear_init(x, &fdf, w);
+    if (c->rc) {
+        fail(err, errlen, "%s", c->err);
+        goto done;
+    }
     gsl_vector *f = gsl_multifit_nlinear_residual(w);
-    gsl_blas_ddot(f, f, &res->chisq0);
+    double chisq0, chisq;
+    gsl_blas_ddot(f, f, &chisq0);
     int info = 0;
     int status = gsl_multifit_nlinear_driver(max_iter, 1e-4, 1e-6, 1e-6, NULL, NULL, &info, w);
     if (c->rc) {
@@ -588,30 +577,96 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
         goto done;
     }
     (void)status; /* GSL_EMAXITER still leaves the best point found */
-    res->iterations = gsl_multifit_nlinear_niter(w);
+    res->iterations += gsl_multifit_nlinear_niter(w);
     gsl_vector *xb = gsl_multifit_nlinear_position(w);
     f = gsl_multifit_nlinear_residual(w);
-    gsl_blas_ddot(f, f, &res->chisq);
+    gsl_blas_ddot(f, f, &chisq);
+    res->chisq0 += chisq0;
+    res->chisq += chisq;
     /* covariance in x, scaled by the residual variance */
-    gsl_matrix *J = gsl_multifit_nlinear_jac(w);
-    gsl_matrix *cov = gsl_matrix_alloc(p, p);
-    gsl_multifit_nlinear_covar(J, 0.0, cov);
+    gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, cov);
     double dof = n > p ? (double)(n - p) : 1.0;
-    double s2 = res->chisq / dof;
+    double s2 = chisq / dof;
     for (size_t i = 0; i < p; i++) {
-        const cal_key_t *k = &d->keys[i];
+        size_t ki = c->key_index[i];
+        const cal_key_t *k = &d->keys[ki];
         double xi = gsl_vector_get(xb, i);
         double fr = 1.0 / (1.0 + exp(-xi));
         double dvdx = (k->hi - k->lo) * fr * (1 - fr);
-        res->value[i] = to_value(k, xi);
+        res->value[ki] = to_value(k, xi);
         if (k->key->type == CFG_T_U32 || k->key->type == CFG_T_U64)
-            res->value[i] = round(res->value[i]);
-        res->sigma[i] = sqrt(s2 * gsl_matrix_get(cov, i, i)) * dvdx;
+            res->value[ki] = round(res->value[ki]);
+        res->sigma[ki] = sqrt(s2 * gsl_matrix_get(cov, i, i)) * dvdx;
     }
-    gsl_matrix_free(cov);
     if (apply(c, xb)) {
         fail(err, errlen, "%s", c->err);
         goto done;
+    }
+    rc = 0;
+done:
+    if (cov)
+        gsl_matrix_free(cov);
+    if (w)
+        gsl_multifit_nlinear_free(w);
+    if (x)
+        gsl_vector_free(x);
+    return rc;
+}
+
+int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progress, size_t max_iter,
+            cal_result_t *res, char *err, size_t errlen)
+{
+    memset(res, 0, sizeof(*res));
+    if (d->n_keys == 0)
+        return fail(err, errlen, "%s: no keys to fit (a fit: section lists them)", d->path);
+    /* Every stage with keys needs at least as many fitting cases, and every
+     * stage with fitting cases needs keys. */
+    size_t budget = 0;
+    for (unsigned st = 1; st <= CAL_STAGES; st++) {
+        size_t p = 0, n = 0;
+        for (size_t i = 0; i < d->n_keys; i++)
+            p += d->keys[i].stage == st;
+        for (size_t i = 0; i < d->n_cases; i++)
+            n += d->cases[i].fit && d->cases[i].stage == st;
+        if (p == 0 && n > 0)
+            return fail(err, errlen, "%s: stage %u has %zu fitting cases but no keys to fit",
+                        d->path, st, n);
+        if (n < p)
+            return fail(err, errlen,
+                        "%s: stage %u: %zu fitting cases cannot determine %zu parameters", d->path,
+                        st, n, p);
+        budget += p ? max_iter * (p + 2) : 0;
+    }
+    fitctx_t *c = calloc(1, sizeof(*c));
+    if (!c)
+        return fail(err, errlen, "out of memory");
+    c->m = m;
+    c->d = d;
+    c->threads = threads;
+    for (size_t i = 0; i < d->n_keys; i++)
+        cfg_key_get(m, d->keys[i].key, &res->start[i]);
+    int rc = -1;
+    if (cal_predict_all(m, d, false, threads, res->pred0, err, errlen))
+        goto done;
+    c->log = progress && !progress_tty();
+    c->budget = budget;
+    c->progress = progress_create("calibrating", c->budget, progress);
+    for (unsigned st = 1; st <= CAL_STAGES; st++) {
+        c->nkeys = c->nfit = 0;
+        for (size_t i = 0; i < d->n_keys; i++)
+            if (d->keys[i].stage == st)
+                c->key_index[c->nkeys++] = i;
+        for (size_t i = 0; i < d->n_cases; i++) {
+            c->in_fit[i] = d->cases[i].fit && d->cases[i].stage == st;
+            if (c->in_fit[i])
+                c->fit_index[c->nfit++] = i;
+        }
+        if (c->nkeys == 0)
+            continue;
+        if (c->log)
+            fprintf(stderr, "calibrate: stage %u: %zu keys on %zu cases\n", st, c->nkeys, c->nfit);
+        if (fit_stage(c, max_iter, res, err, errlen))
+            goto done;
     }
     res->evaluations = c->evaluations;
     if (cal_predict_all(m, d, false, threads, res->pred, err, errlen))
@@ -619,10 +674,6 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
     rc = 0;
 done:
     progress_destroy(c->progress);
-    if (w)
-        gsl_multifit_nlinear_free(w);
-    if (x)
-        gsl_vector_free(x);
     free(c);
     return rc;
 }

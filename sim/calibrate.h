@@ -32,6 +32,7 @@
 
 #define CAL_CASES_MAX 256
 #define CAL_KEYS_MAX  32
+#define CAL_STAGES    9
 
 typedef struct cal_case {
     char id[64];
@@ -42,11 +43,13 @@ typedef struct cal_case {
     char metric[64];  /* gbps | per_line:<event> */
     double value;     /* measured */
     double tolerance; /* relative tolerance the case is checked against (0: none) */
+    unsigned stage;   /* fit cases: the stage whose keys they fit (1..CAL_STAGES) */
 } cal_case_t;
 
 typedef struct cal_key {
     const cfg_key_t *key;
-    double lo, hi; /* bounds in stored units */
+    double lo, hi;  /* bounds in stored units */
+    unsigned stage; /* 1..CAL_STAGES: fitted in this stage */
 } cal_key_t;
 
 typedef struct cal_data {
@@ -80,7 +83,10 @@ typedef struct cal_result {
 } cal_result_t;
 
 /* Fit d's keys on d's fitting set, starting from m's values, in at most
- * max_iter trust-region iterations; m receives the fitted values. Each
+ * max_iter trust-region iterations per stage; m receives the fitted values.
+ * Stages run in order: stage s fits the keys of stage s on the fitting cases
+ * of stage s, with every other key at its current value (the values of
+ * earlier stages already fitted). A file without stages is one stage. Each
  * evaluation is logged on stderr (one line) when progress is set and stderr
  * is not a terminal (a terminal gets the progress line instead). Returns 0,
  * or -1 with a reason. */

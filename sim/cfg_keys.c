@@ -151,11 +151,11 @@ static const cfg_key_t keys[] = {
     KEY("write_streaming.enabled", CFG_T_BOOL, ws_enabled, DEF("false"), 0, 0, FIX, NULL,
         "runs of full-line writes stop allocating (arm64 write streaming mode)"),
     KEY("write_streaming.enter_lines", CFG_T_U32, ws_enter_lines, DEF("0"), 0, 1000000, FIT, NULL,
-        "consecutive full-line writes before L1 stops allocating"),
+        "the Nth consecutive full-line write miss is the first not to allocate in L1"),
     KEY("write_streaming.l2", CFG_T_SIZE, ws_l2_bytes, DEF("0"), 0, 1 * TiB, FIT, NULL,
-        "streamed bytes before L2 stops allocating too (0 = never)"),
+        "streaming-run bytes (from its first line) before L2 stops allocating (0 = never)"),
     KEY("write_streaming.l3", CFG_T_SIZE, ws_l3_bytes, DEF("0"), 0, 1 * TiB, FIT, NULL,
-        "streamed bytes before L3 stops allocating too (0 = never)"),
+        "streaming-run bytes (from its first line) before L3 stops allocating (0 = never)"),
 
     /* caches */
     CACHE_KEYS(l1, "L1D"),

@@ -4,7 +4,7 @@
  *
  * Notes
  *  - The default sweep (issue 4): every kernel the host runs natively over
- *    chunk sizes from 4 KiB to a buffer larger than the host's L3; repeat
+ *    chunk sizes from 4 KiB to 1 GiB on a buffer of 1 GiB or 1.5x L3; repeat
  *    clearing of sizes from 16 KiB to 256 MiB with a zero and a non-zero
  *    fill; demand faults for each page size the host offers (4 KiB always,
  *    2 MiB with THP or reserved hugetlb pages, 1 GiB with reserved pages).
@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kernels/kernels.h"
 #include "sim/cmd_common.h"
@@ -58,8 +59,9 @@ void cmd_crosscheck_usage(FILE *out)
     fputs("usage: clearsim crosscheck --machine NAME|PATH|host [options]\n"
           "\n"
           "Run a sweep natively on this host and in the model of the machine, side by\n"
-          "side: every kernel the host runs over chunk sizes up to a buffer larger than\n"
-          "L3, repeat clearing from 16 KiB to 256 MiB with zero and non-zero fills, and\n"
+          "side: every kernel the host runs over chunk sizes from 4 KiB to 1 GiB on a\n"
+          "buffer larger than L3, repeat clearing from 16 KiB to 256 MiB with zero and non-zero "
+          "fills, and\n"
           "demand faults for each page size the host offers. Prints measured and\n"
           "predicted GB/sec (binary GB) per case and the median and largest error.\n"
           "\n"
@@ -67,6 +69,8 @@ void cmd_crosscheck_usage(FILE *out)
           "  --quick                   a smaller sweep (a few cases per kind)\n"
           "  --repeat N                native timed runs per case (default 3)\n"
           "  --cpu N                   CPU to pin native runs to\n"
+          "  --threads N               model predictions at once, after every native run\n"
+          "                            (1..16; default: online CPUs)\n"
           "  --output FILE.csv         write the table as CSV (atomically)\n"
           "  --emit-data FILE.yaml     write the measurements as calibration data\n"
           "  -q, --quiet               no progress on stderr\n",
@@ -113,7 +117,7 @@ static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool qui
 {
     size_t n = 0;
     uint64_t l3 = m->l3.present ? m->l3.size_bytes : m->l2.size_bytes;
-    uint64_t buf = 64ull << 20;
+    uint64_t buf = 1ull << 30; /* chunks 4 KiB .. 1 GiB in steps of 8 */
     while (buf < l3 + l3 / 2)
         buf <<= 1;
     const kern_info_t *tab = kern_table();
@@ -170,6 +174,29 @@ static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool qui
         add_case(cs, &n, id, &s);
     }
     return n;
+}
+
+/* The model side: every case measured natively, predicted in parallel. */
+typedef struct xc_pool {
+    xc_case_t *cs;
+    progress_t *pg;
+    size_t done;
+} xc_pool_t;
+
+static const wl_spec_t *xc_spec(size_t i, void *ctx)
+{
+    xc_pool_t *p = ctx;
+    return p->cs[i].skipped ? NULL : &p->cs[i].spec;
+}
+
+static int xc_done(size_t i, const run_result_t *r, void *ctx, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    xc_pool_t *p = ctx;
+    p->cs[i].predicted = r->bytes_per_sec / GIB;
+    progress_update(p->pg, ++p->done);
+    return 0;
 }
 
 /* Median of v[0..n) (sorts v), NAN when empty: GSL's sort and median. */
@@ -256,6 +283,7 @@ int cmd_crosscheck_main(int argc, char **argv)
         {"quick", no_argument, NULL, 'Q'},
         {"repeat", required_argument, NULL, 'r'},
         {"cpu", required_argument, NULL, 'c'},
+        {"threads", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},
         {"emit-data", required_argument, NULL, 'e'},
         {"quiet", no_argument, NULL, 'q'},
@@ -264,7 +292,7 @@ int cmd_crosscheck_main(int argc, char **argv)
     };
     const char *machine = NULL, *outp = NULL, *datap = NULL;
     bool quick = false, quiet = false;
-    long repeat = 3, cpu = -1;
+    long repeat = 3, cpu = -1, threads = sysconf(_SC_NPROCESSORS_ONLN);
     optind = 0;
     opterr = 0;
     int ch;
@@ -288,6 +316,13 @@ int cmd_crosscheck_main(int argc, char **argv)
             cpu = strtol(optarg, &end, 10);
             if (*end || cpu < 0 || cpu > 4095) {
                 errorf("--cpu '%s': must be a CPU number", optarg);
+                return 2;
+            }
+            break;
+        case 't':
+            threads = strtol(optarg, &end, 10);
+            if (*end || threads < 1 || threads > 16) {
+                errorf("--threads '%s': must be 1..16", optarg);
                 return 2;
             }
             break;
@@ -350,15 +385,10 @@ int cmd_crosscheck_main(int argc, char **argv)
         return 1;
     }
 
-    printf("# crosscheck: host '%s' natively vs model '%s' (%s)\n", h.model_name, m->name, path);
-    printf("%-28s %12s %10s %12s %8s\n", "case", "measured", "+-95%", "predicted", "error");
-    progress_t *pg = progress_create("crosscheck", n, !quiet);
+    /* Every native run first, on a quiet machine; then the predictions, in
+     * parallel: a prediction running beside a native run would disturb it. */
+    progress_t *pg = progress_create("crosscheck native", n, !quiet);
     static native_result_t nr;
-    static run_result_t rr;
-    double errs[XC_CASES_MAX];
-    size_t ne = 0;
-    double worst = 0;
-    const char *worst_id = "-";
     for (size_t i = 0; i < n; i++) {
         xc_case_t *c = &cs[i];
         progress_update(pg, i);
@@ -370,7 +400,6 @@ int cmd_crosscheck_main(int argc, char **argv)
         int rc = native_run(&c->spec, &no, &nr, c->why, sizeof(c->why));
         if (rc == NATIVE_ENOTSUP) {
             c->skipped = true;
-            printf("%-28s skipped: %s\n", c->id, c->why);
             continue;
         }
         if (rc) {
@@ -379,15 +408,33 @@ int cmd_crosscheck_main(int argc, char **argv)
             cfg_machine_destroy(m);
             return 1;
         }
-        if (run_predict(m, &c->spec, NULL, &rr, err, sizeof(err))) {
-            errorf("%s: model: %s", c->id, err);
-            progress_destroy(pg);
-            cfg_machine_destroy(m);
-            return 1;
-        }
         c->measured = nr.bytes_per_sec.mean / GIB;
         c->ci95 = nr.bytes_per_sec.ci95 / GIB;
-        c->predicted = rr.bytes_per_sec / GIB;
+    }
+    progress_destroy(pg);
+    xc_pool_t xp = {.cs = cs, .pg = progress_create("crosscheck model", n, !quiet)};
+    size_t bad = 0;
+    int prc = run_predict_each(m, n, xc_spec, xc_done, &xp, NULL, (unsigned)threads, &bad, err,
+                               sizeof(err));
+    progress_destroy(xp.pg);
+    if (prc) {
+        errorf("%s: model: %s", cs[bad].id, err);
+        cfg_machine_destroy(m);
+        return 1;
+    }
+
+    printf("# crosscheck: host '%s' natively vs model '%s' (%s)\n", h.model_name, m->name, path);
+    printf("%-28s %12s %10s %12s %8s\n", "case", "measured", "+-95%", "predicted", "error");
+    double errs[XC_CASES_MAX];
+    size_t ne = 0;
+    double worst = 0;
+    const char *worst_id = "-";
+    for (size_t i = 0; i < n; i++) {
+        xc_case_t *c = &cs[i];
+        if (c->skipped) {
+            printf("%-28s skipped: %s\n", c->id, c->why);
+            continue;
+        }
         double e = (c->predicted - c->measured) / c->measured;
         errs[ne++] = fabs(e);
         if (fabs(e) > worst) {
@@ -396,9 +443,7 @@ int cmd_crosscheck_main(int argc, char **argv)
         }
         printf("%-28s %12.3f %10.3f %12.3f %+7.1f%%\n", c->id, c->measured, c->ci95, c->predicted,
                100 * e);
-        fflush(stdout);
     }
-    progress_destroy(pg);
     double med = median(errs, ne);
     printf("summary: %zu cases, median |error| %.1f%%, max |error| %.1f%% (%s)\n", ne, 100 * med,
            100 * worst, worst_id);

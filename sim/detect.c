@@ -10,7 +10,8 @@
  *  - Detected: name (given), description, isa, identity.{vendor, family,
  *    model, model_name}, features, l1/l2/l3.{size, ways, line} (the data or
  *    unified cache of cpu0 in sysfs), line_zero.block (CLZERO line / DC ZVA
- *    block, when the host has one). A detected key the base lacks is appended
+ *    block, when the host has one), core.freq (measured by `detect`, see
+ *    host_measure_core_ghz). A detected key the base lacks is appended
  *    (top level only); a cache level the host lacks keeps the base's values.
  *  - Output style: block mappings, two-space indent; sequences of scalars
  *    and mappings inside sequences in flow style ([a, b], {len: 0, cost: 1});
@@ -346,6 +347,13 @@ static bool detected(gen_t *g, const char *path, char *val, size_t vlen, char *s
         snprintf(src, slen, "detected: %s",
                  x86 ? "CPUID leaves 1, 7.0, 7.1, 0x80000008 + XGETBV; rep_good: /proc/cpuinfo"
                      : "AT_HWCAP2 (MOPS), DCZID_EL0 (DC ZVA)");
+        return true;
+    }
+    if (strcmp(path, "core.freq") == 0 && h->core_ghz > 0) {
+        snprintf(val, vlen, "%.2fGHz", h->core_ghz);
+        snprintf(src, slen,
+                 "detected: measured, a chain of dependent register adds (1 cycle each) timed "
+                 "on this host (the clock while working, turbo included; not the TSC rate)");
         return true;
     }
     if (strcmp(path, "line_zero.block") == 0 && h->line_zero_bytes) {

@@ -65,6 +65,8 @@ typedef struct host_info {
     bool perf_counters; /* perf_event_open(cycles) works for this process */
     char perf_why[128]; /* why not, when it does not */
 
+    double core_ghz; /* measured core clock (host_measure_core_ghz), 0: not measured */
+
     char thp_mode[16]; /* always | madvise | never | "" (unknown) */
     uint32_t n_hugepages;
     host_hugepages_t hugepages[HOST_HUGEPAGE_SIZES_MAX]; /* ascending page size */
@@ -73,6 +75,13 @@ typedef struct host_info {
 /* Detect the host. Returns 0, or -1 with a reason when the ISA is not one
  * clearsim knows (h is still filled as far as possible). */
 int host_detect(host_info_t *h, char *err, size_t errlen);
+
+/* Measure the clock the core runs at while it works: a chain of dependent
+ * register adds (one cycle each on every core clearsim knows; adds of an
+ * immediate are avoided, as some cores execute those at rename) timed with
+ * CLOCK_MONOTONIC, best of several ~20 ms trials, pinned to no CPU. Returns
+ * GHz, or 0 when the ISA has no such loop here. Takes ~0.2 s. */
+double host_measure_core_ghz(void);
 
 /* Size of the cache at level (data or unified), or 0 if unknown. */
 uint64_t host_cache_bytes(const host_info_t *h, uint32_t level);

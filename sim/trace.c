@@ -48,8 +48,8 @@ static void deliver(trace_t *t, const trace_op_t *op)
 static void rekey(trace_t *t)
 {
     const trace_op_t *p = &t->h.pending;
-    bool run =
-        t->h.coalesce && t->h.have_pending && (p->kind == TRACE_STORE || p->kind == TRACE_STORE_NT);
+    bool run = t->h.coalesce && t->h.have_pending &&
+               (p->kind == TRACE_STORE || p->kind == TRACE_STORE_NT || p->kind == TRACE_LINE_ZERO);
     t->h.run_key = run ? trace_run_key_(p->kind, p->width, p->fill, p->flags) : 0;
     t->h.run_end = p->addr + p->bytes;
 }

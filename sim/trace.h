@@ -74,10 +74,10 @@ void trace_emit_slow(trace_t *t, const trace_op_t *op);
  * op per instruction, hundreds of millions per prediction. Use the
  * functions, never these fields.
  *
- * run_key is trace_run_key_() of the pending op when it is a store run that
- * the next store may join (coalescing on, a TRACE_STORE or TRACE_STORE_NT op
- * pending), else 0; run_end = pending.addr + pending.bytes. trace.c keeps
- * both in step with `pending`. */
+ * run_key is trace_run_key_() of the pending op when it is a run that the
+ * next op of its kind may join (coalescing on, a TRACE_STORE, TRACE_STORE_NT
+ * or TRACE_LINE_ZERO op pending), else 0; run_end = pending.addr +
+ * pending.bytes. trace.c keeps both in step with `pending`. */
 typedef struct trace_head_ {
     bool coalesce;
     bool have_pending;
@@ -118,8 +118,13 @@ static inline void trace_emit(trace_t *t, const trace_op_t *op)
     trace_emit_slow(t, op);
 }
 
+/* Hand any pending coalesced op to the sink. */
+void trace_flush(trace_t *t);
+
 /* The same as trace_emit() of an op with these fields (insns = 0), without
- * building the op first: the hot path of every kernel's store loop. */
+ * building the op first: the hot path of every kernel's store loop. A line
+ * zeroing joins its run here too, exactly as trace_emit_slow() would merge
+ * it (delivered as soon as its count reaches the bound). */
 static inline void trace_emit_fields(trace_t *t, trace_kind_t kind, uint64_t addr, uint64_t bytes,
                                      uint32_t count, uint16_t width, uint8_t fill, uint32_t flags)
 {
@@ -127,6 +132,15 @@ static inline void trace_emit_fields(trace_t *t, trace_kind_t kind, uint64_t add
     if ((kind == TRACE_STORE || kind == TRACE_STORE_NT) &&
         trace_merge_(h, trace_run_key_((uint8_t)kind, width, fill, flags), addr, bytes, count, 0))
         return;
+    if (kind == TRACE_LINE_ZERO &&
+        trace_run_key_((uint8_t)kind, width, fill, flags) == h->run_key && addr == h->run_end) {
+        h->pending.bytes += bytes;
+        h->pending.count += count;
+        h->run_end += bytes;
+        if (h->pending.count >= (UINT32_MAX >> 1))
+            trace_flush(t);
+        return;
+    }
     trace_op_t op = {.addr = addr,
                      .bytes = bytes,
                      .count = count,
@@ -137,8 +151,6 @@ static inline void trace_emit_fields(trace_t *t, trace_kind_t kind, uint64_t add
     trace_emit_slow(t, &op);
 }
 
-/* Hand any pending coalesced op to the sink. */
-void trace_flush(trace_t *t);
 /* First non-zero code a sink returned, or 0. */
 int trace_error(const trace_t *t);
 

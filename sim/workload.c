@@ -273,11 +273,32 @@ static void trace_memset(const wl_spec_t *s, wl_run_t *r, const caller_cb_t *cb)
     }
 }
 
+static void count_call(void *ctx, uint64_t addr, uint64_t len)
+{
+    (void)addr;
+    (void)len;
+    (*(uint64_t *)ctx)++;
+}
+
+/* The caller's kernel calls for one folio. Every folio of a run has the same
+ * size, fault offset and caller options, so one count holds for all. */
+static uint64_t calls_per_folio(const wl_spec_t *s, const cfg_machine_t *m)
+{
+    uint64_t n = 0;
+    caller_cb_t cc = {.clear = count_call, .resched = NULL, .ctx = &n};
+    if (s->caller == WL_CALLER_PAGE)
+        caller_page(s->base_addr, s->page_bytes, s->base_addr, m ? m->max_order_pages : 0, &cc);
+    else
+        caller_extent(s->base_addr, s->page_bytes, s->preempt, s->extent_cap_bytes, &cc);
+    return n;
+}
+
 static void trace_mmap(const wl_spec_t *s, const cfg_machine_t *m, wl_run_t *r,
                        const caller_cb_t *cb)
 {
     const uint64_t npages = s->size_bytes / s->page_bytes;
     const bool demand = s->fault == WL_FAULT_DEMAND;
+    const uint64_t calls = calls_per_folio(s, m);
     trace_t *t = r->k.trace;
 
     mark(r, WL_MARK_ROI_BEGIN);
@@ -291,7 +312,9 @@ static void trace_mmap(const wl_spec_t *s, const cfg_machine_t *m, wl_run_t *r,
             if (demand)
                 emit(t, TRACE_INSNS, 0, 0, WL_TOUCH_INSNS, 0, 0);
             emit(t, TRACE_FAULT, folio, s->page_bytes, 0, 0, demand ? 0 : TRACE_F_POPULATE);
-            if (s->caller == WL_CALLER_PAGE)
+            if (calls && r->skip >= calls)
+                r->skip -= calls; /* every call of this folio fast-forwarded: not walked */
+            else if (s->caller == WL_CALLER_PAGE)
                 caller_page(folio, s->page_bytes, folio, m ? m->max_order_pages : 0, cb);
             else
                 caller_extent(folio, s->page_bytes, s->preempt, s->extent_cap_bytes, cb);

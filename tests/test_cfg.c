@@ -141,8 +141,9 @@ static void test_graviton3(void **state)
     assert_true(m->l1.latency_cycles == 4);
     assert_true(m->mem_latency_ns == 120);
     assert_true(m->ws_enabled);
-    assert_true(m->ws_l2_bytes == 4096);
-    assert_true(m->ws_l3_bytes == 65536);
+    assert_int_equal(m->ws_enter_lines, 64);    /* WS_THR_L2 4 KB / 64 B */
+    assert_true(m->ws_l2_bytes == 16384);       /* WS_THR_L3 16 KB */
+    assert_true(m->ws_l3_bytes == 1024 * 1024); /* WS_THR_DRAM 1 MB */
     assert_int_equal(m->lz_policy, CFG_LZ_ALLOCATE);
     assert_int_equal(m->zva_block_bytes, 64);
     assert_int_equal(m->n_startup, 0);

@@ -60,10 +60,12 @@ static void test_host_yaml(void **state)
         printf("SKIP: %s\n", err);
         skip();
     }
+    h.core_ghz = 2.346; /* as if measured: written with two decimals */
     char *yaml = detect_machine_yaml(&h, "testhost", path, why, err, sizeof err);
     if (!yaml)
         fail_msg("detect_machine_yaml: %s", err);
     assert_non_null(strstr(yaml, "\nname: testhost "));
+    assert_non_null(strstr(yaml, "\n  freq: 2.35GHz "));
     assert_non_null(strstr(yaml, "# detected: "));
     assert_non_null(strstr(yaml, "# not measured: from "));
     cfg_error_t cerr = {{0}};
@@ -76,6 +78,7 @@ static void test_host_yaml(void **state)
     assert_string_equal(m->vendor, h.vendor);
     assert_string_equal(m->model_name, h.model_name);
     assert_int_equal(m->features, h.features);
+    assert_true(m->freq_ghz > 2.3449 && m->freq_ghz < 2.3501);
     if (host_cache_bytes(&h, 1))
         assert_int_equal(m->l1.size_bytes, host_cache_bytes(&h, 1));
     cfg_machine_destroy(m);

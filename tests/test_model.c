@@ -384,7 +384,9 @@ static void test_elide_threshold(void **state)
 }
 
 /* Write streaming: the first enter_lines - 1 full-line misses allocate; from
- * the enter_lines-th on, lines bypass L1; a partial line leaves the mode. */
+ * the enter_lines-th on, lines bypass L1; a partial line, a kernel call or a
+ * fault ends the run; the l2 / l3 thresholds count the run from its first
+ * line. */
 static void test_write_streaming(void **state)
 {
     (void)state;
@@ -409,12 +411,43 @@ static void test_write_streaming(void **state)
     assert_int_equal(st.count[ST_RFO], 4);
     model_destroy(md);
 
-    /* beyond write_streaming.l2 bytes, lines skip L2 as well */
-    m.ws_l2_bytes = 128;
+    /* The thresholds count the run from its first line: with l2 = 6 lines and
+     * l3 = 7 lines, lines 0..2 allocate (RFO), 3..5 go to L2, line 6 (run
+     * 448 B > 384) skips L2 into L3, line 7 (512 B > 448) skips L3 too. */
+    m.ws_l2_bytes = 6 * 64;
+    m.ws_l3_bytes = 7 * 64;
     md = mk(&m);
     op(md, TRACE_STORE, BASE, 8 * 64, 64, 8, 0, 0);
     st = finish(md);
-    assert_int_equal(st.count[ST_L2_FILLS], 3 + 2); /* 3 RFO fills + 2 streamed into L2 */
+    assert_int_equal(st.count[ST_RFO], 3);
+    assert_int_equal(st.count[ST_L2_FILLS], 3 + 3); /* 3 RFO fills + 3 streamed into L2 */
+    assert_int_equal(st.count[ST_L3_FILLS], 1);     /* line 6 */
+    assert_int_equal(st.count[ST_DRAM_WRITES], 1);  /* line 7, around every cache */
+    /* A kernel call (its caller's own stores) ends the run: the next run's
+     * first 3 lines allocate again. So does a fault. */
+    op(md, TRACE_CALL_BEGIN, BASE + 8 * 64, 8 * 64, 0, 0, 0, 0);
+    op(md, TRACE_STORE, BASE + 8 * 64, 4 * 64, 32, 8, 0, 0);
+    op(md, TRACE_FAULT, BASE + 12 * 64, 4096, 0, 0, 0, 0);
+    op(md, TRACE_STORE, BASE + 12 * 64, 4 * 64, 32, 8, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_WS_EXITS], 2);
+    assert_int_equal(st.count[ST_WS_ENTRIES], 3);
+    assert_int_equal(st.count[ST_RFO], 3 + 3 + 3);
+    model_destroy(md);
+
+    /* A DC ZVA enters the mode at once: none of its lines allocates in L1;
+     * the thresholds still count from the first line (lines 0..5 to L2,
+     * line 6 to L3, line 7 around the caches). */
+    m.lz_policy = CFG_LZ_ALLOCATE;
+    md = mk(&m);
+    for (int i = 0; i < 8; i++)
+        op(md, TRACE_LINE_ZERO, BASE + 64ull * i, 64, 1, 64, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_WS_ENTRIES], 1);
+    assert_int_equal(st.count[ST_L1_FILLS_NOREAD], 0);
+    assert_int_equal(st.count[ST_L2_FILLS], 6);
+    assert_int_equal(st.count[ST_L3_FILLS], 1);
+    assert_int_equal(st.count[ST_DRAM_WRITES], 1);
     model_destroy(md);
 }
 

@@ -3,7 +3,7 @@
 # 1 GiB is predicted with fast-forward (the default) and with --exact, and every numeric field
 # of the JSON result (throughput, cycles, every perf counter, every traffic figure) must agree
 # within 0.5% (relative to the exact value, or to 1 for a value below 1). The cases are chosen
-# so that fast-forward engages on most machines (dev-emr-vm's 304 MiB L3 is larger than any
+# so that fast-forward engages on most machines (dev-emr-vm's 144 MiB L3 is larger than any
 # steady stretch here, so there both runs simulate everything and must agree exactly); at least
 # six of them must actually extrapolate, else the comparison would prove nothing.
 #

@@ -3,9 +3,12 @@
 # recommendations, not hand-picked numbers.
 #  - no reuse: the recommended non-temporal threshold is far below the L3
 #    size (at most L3/8), on zen5-epyc-9005 (zen3-epyc-7j13 when that file is
-#    absent) and graviton3;
+#    absent) and graviton3. A machine whose own write streaming already stops
+#    allocating in every cache level far below the L3 size (write_streaming.l3
+#    at most L3/8: graviton3, 1 MiB) may need no non-temporal stores at all;
+#    there the hardware's bypass point is the threshold that is checked;
 #  - full reuse of regions that fit L2: the threshold is at least the L2 size
-#    (or there is none);
+#    (or there is none), on both machines;
 #  - a 1 ms budget on zen3-epyc-7j13 under voluntary: the extent cap is
 #    within a factor of 2 of budget x the predicted clear bandwidth of
 #    'clearsim run' (cold 8MiB clears);
@@ -31,42 +34,42 @@ for M in "$X86" graviton3; do
     L2=$(cfg_size "$M" l2)
     L3=$(cfg_size "$M" l3)
     [[ $L2 -gt 0 && $L3 -gt $L2 ]] || fail "$M: cache sizes not found ($L2, $L3)"
+    # bytes of a streaming run after which the machine's write streaming stops
+    # allocating in every cache level (0: no write streaming, or never)
+    WSL3=$(python3 - "$CLEARSIM_SOURCE_DIR/configs/$M.yaml" <<'EOF'
+import re, sys
+t = open(sys.argv[1]).read()
+ws = re.search(r"^write_streaming:\s*\n((?:[ #].*\n)+)", t, re.M)
+on = ws and re.search(r"^\s+enabled:\s*true", ws.group(1), re.M)
+l3 = ws and re.search(r"^\s+l3:\s*([0-9]+)\s*([KMG]i?B|B)", ws.group(1), re.M)
+u = {"B": 1, "KB": 1 << 10, "KiB": 1 << 10, "MB": 1 << 20, "MiB": 1 << 20, "GB": 1 << 30,
+     "GiB": 1 << 30}
+print(int(l3.group(1)) * u[l3.group(2)] if on and l3 else 0)
+EOF
+    )
 
     # no reuse: from 4 KiB to L3/4
     cs tune --machine "$M" --sizes "4KB..$((L3 / 4))B:x16" --reuse 0 --preempt full --jobs 2 \
         --format json -q
     [[ $RC -eq 0 ]] || fail "tune $M --reuse 0: exit $RC"
-    python3 - "$OUT" "$L3" "$M" <<'EOF' || fail "tune $M --reuse 0"
+    python3 - "$OUT" "$L3" "$M" "$WSL3" <<'EOF' || fail "tune $M --reuse 0"
 import json, sys
-d = json.load(open(sys.argv[1])); l3 = int(sys.argv[2])
+d = json.load(open(sys.argv[1])); l3 = int(sys.argv[2]); wsl3 = int(sys.argv[4])
 assert d["machine"] == sys.argv[3]
 t = d["nt_threshold_bytes"]
+if t is None and 0 < wsl3 <= l3 // 8:
+    # the hardware's write streaming is the non-temporal path: no STNP needed
+    print("NOTE: %s: no non-temporal threshold; write streaming stops allocating after %d "
+          "bytes" % (sys.argv[3], wsl3), file=sys.stderr)
+    t = wsl3
 assert t is not None, "no reuse: non-temporal clearing should win somewhere"
 assert t <= l3 // 8, "threshold %d is not far below the L3 size %d" % (t, l3)
 EOF
 
-    # full reuse of regions that fit L2: L2/4, L2, and one size above. A machine
-    # whose write streaming stops allocating in every level before L2 is full
-    # (graviton3: write_streaming.l3 64KiB) keeps no temporal clear of these
-    # sizes in cache either, so there the threshold may be anywhere.
-    WS=$(python3 - "$CLEARSIM_SOURCE_DIR/configs/$M.yaml" "$L2" <<'EOF'
-import re, sys
-t = open(sys.argv[1]).read()
-ws = re.search(r"^write_streaming:\s*\n((?:[ #].*\n)+)", t, re.M)
-on = ws and re.search(r"^\s+enabled:\s*true", ws.group(1), re.M)
-l3 = ws and re.search(r"^\s+l3:\s*([0-9]+)\s*([KMG]i?B)", ws.group(1), re.M)
-u = {"KB": 1 << 10, "KiB": 1 << 10, "MB": 1 << 20, "MiB": 1 << 20, "GB": 1 << 30, "GiB": 1 << 30}
-print("bypass" if on and l3 and int(l3.group(1)) * u[l3.group(2)] < int(sys.argv[2]) else "keep")
-EOF
-    )
+    # full reuse of regions that fit L2: L2/4, L2, and one size above
     cs tune --machine "$M" --sizes "$((L2 / 4))B..$((L2 * 4))B:x4" --reuse 1 --preempt full \
         --jobs 2 --format json -q
     [[ $RC -eq 0 ]] || fail "tune $M --reuse 1: exit $RC"
-    if [[ $WS == bypass ]]; then
-        echo "NOTE: $M: write streaming bypasses the caches below the L2 size; the" \
-            "threshold >= L2 check does not apply" >&2
-        continue
-    fi
     python3 - "$OUT" "$L2" <<'EOF' || fail "tune $M --reuse 1"
 import json, sys
 d = json.load(open(sys.argv[1])); l2 = int(sys.argv[2])

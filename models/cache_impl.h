@@ -1,0 +1,397 @@
+/*
+ * cache_impl.h - the inside of models/cache.c, shared only with the
+ * hierarchy (models/hierarchy.c) so that the lookups of its hot path inline.
+ *
+ * Notes
+ *  - Private: nothing outside models/cache.c and models/hierarchy.c includes
+ *    this. Everyone else uses the functions of models/cache.h, which are the
+ *    same code (cache_lookup() is cache_i_lookup(), and so on).
+ *  - The layout, the fingerprint search and the LRU list are described in
+ *    the Notes of models/cache.c.
+ *  - Units: as in models/cache.h (bytes; ready_cycles in core cycles).
+ */
+#ifndef CLEARSIM_CACHE_IMPL_H
+#define CLEARSIM_CACHE_IMPL_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/cache.h"
+
+#define CACHE_TAG_INVALID UINT64_MAX
+/* xorshift64 must not start at 0; a seed of 0 starts here instead. */
+#define CACHE_SEED_ZERO 0x9E3779B97F4A7C15ull
+/* Line and set counts are kept in 32 bits. */
+#define CACHE_MAX_LINES 0x80000000ull
+
+/* Per-set header, first in the set's block: valid ways; the LRU list's ends. */
+typedef struct cache_hdr {
+    uint64_t vmask;  /* bit w: way w is valid (kept only when ways <= 64) */
+    uint32_t nvalid; /* valid ways in the set */
+    uint8_t head;    /* LRU: most recently used way */
+    uint8_t tail;    /* LRU: least recently used way (the victim) */
+} cache_hdr_t;
+
+/* The replacement state follows the header in every set block. */
+#define CACHE_STATE_OFF sizeof(cache_hdr_t)
+
+struct cache {
+    uint8_t *blocks;        /* sets x block_bytes: header, replacement state, tags, meta */
+    size_t block_bytes;     /* bytes per set block */
+    size_t tags_off;        /* offset of the tags within a block */
+    size_t meta_off;        /* offset of the metadata within a block */
+    size_t fp_off;          /* offset of the fingerprint words within a block */
+    uint32_t fp_words;      /* fingerprint words per set: ceil(ways / 8) */
+    uint32_t fp_shift;      /* fingerprint = (uint8_t)(line >> fp_shift) */
+    uint32_t pf_lines;      /* host lines of a set block prefetched (host_prefetch) */
+    bool vmask_on;          /* ways <= 64: hdr.vmask is kept */
+    const repl_ops_t *repl; /* replacement policy */
+    uint64_t set_mask;      /* sets - 1 */
+    uint64_t rng;           /* xorshift64 state for random replacement */
+    size_t repl_stride;     /* replacement state bytes per set */
+    uint32_t line_shift;    /* log2(line_bytes) */
+    uint32_t ways;
+    uint32_t sets;
+    uint32_t line_bytes;
+    bool lru; /* recency list (prev[ways], next[ways]) instead of repl ops */
+    /* A cache much larger than the host's caches: every access first asks the
+     * host to prefetch the block CACHE_PF_SETS sets further on (sequential
+     * streams walk the sets in order). A hint only; it changes no result. */
+    bool host_prefetch;
+    uint64_t nvalid; /* valid lines in the whole cache: 0 answers any lookup at once */
+};
+
+#define CACHE_PF_SETS      4u         /* how far ahead the host prefetch reaches */
+#define CACHE_PF_MIN_BYTES (4u << 20) /* caches at least this large use it */
+#define CACHE_PF_MAX_LINES 8u         /* host lines prefetched per access */
+
+static inline bool cache_is_pow2(uint64_t x)
+{
+    return x != 0 && (x & (x - 1)) == 0;
+}
+
+static inline uint32_t cache_log2(uint64_t pow2)
+{
+    uint32_t n = 0;
+    while ((1ull << n) < pow2)
+        n++;
+    return n;
+}
+
+static inline uint64_t cache_line_of(const cache_t *c, uint64_t addr)
+{
+    return addr >> c->line_shift;
+}
+
+static inline uint8_t *cache_block(const cache_t *c, uint64_t set)
+{
+    return c->blocks + (size_t)set * c->block_bytes;
+}
+
+static inline uint64_t *cache_tags(const cache_t *c, uint64_t set)
+{
+    return (uint64_t *)(cache_block(c, set) + c->tags_off);
+}
+
+static inline cache_meta_t *cache_metas(const cache_t *c, uint64_t set)
+{
+    return (cache_meta_t *)(cache_block(c, set) + c->meta_off);
+}
+
+static inline cache_hdr_t *cache_hdr(const cache_t *c, uint64_t set)
+{
+    return (cache_hdr_t *)cache_block(c, set); /* first in the block */
+}
+
+static inline uint8_t *cache_state(const cache_t *c, uint64_t set)
+{
+    return cache_block(c, set) + CACHE_STATE_OFF;
+}
+
+static inline uint64_t *cache_fps(const cache_t *c, uint64_t set)
+{
+    return (uint64_t *)(cache_block(c, set) + c->fp_off);
+}
+
+static inline uint64_t cache_fp_of(const cache_t *c, uint64_t line)
+{
+    return (line >> c->fp_shift) & 0xff;
+}
+
+/* Record the fingerprint of the line now in `way`. */
+static inline void cache_fp_set(const cache_t *c, uint64_t set, uint32_t way, uint64_t line)
+{
+    uint64_t *fw = &cache_fps(c, set)[way >> 3];
+    uint32_t sh = (way & 7) * 8;
+    *fw = (*fw & ~((uint64_t)0xff << sh)) | cache_fp_of(c, line) << sh;
+}
+
+#define CACHE_B01 UINT64_C(0x0101010101010101)
+#define CACHE_B80 UINT64_C(0x8080808080808080)
+
+/* ---- LRU recency list: prev[ways] then next[ways] in the state bytes ---- */
+
+static inline void lru_list_init(cache_hdr_t *hd, uint8_t *st, uint32_t ways)
+{
+    uint8_t *prev = st, *next = st + ways;
+    for (uint32_t w = 0; w < ways; w++) {
+        prev[w] = (uint8_t)(w ? w - 1 : 0);
+        next[w] = (uint8_t)(w + 1 < ways ? w + 1 : w);
+    }
+    hd->head = 0;
+    hd->tail = (uint8_t)(ways - 1);
+}
+
+/* Make way the most recently used. prev[head] and next[tail] are never read. */
+static inline void lru_list_touch(cache_hdr_t *hd, uint8_t *st, uint32_t ways, uint32_t way)
+{
+    uint8_t w = (uint8_t)way, h = hd->head;
+    if (h == w)
+        return;
+    uint8_t *prev = st, *next = st + ways;
+    uint8_t p = prev[w]; /* w is not the head: it has a predecessor */
+    if (hd->tail == w) {
+        hd->tail = p;
+    } else {
+        uint8_t n = next[w];
+        prev[n] = p;
+        next[p] = n;
+    }
+    next[w] = h;
+    prev[h] = w;
+    hd->head = w;
+}
+
+static inline void cache_touch(cache_t *c, uint64_t set, uint32_t way)
+{
+    if (c->lru)
+        lru_list_touch(cache_hdr(c, set), cache_state(c, set), c->ways, way);
+    else
+        c->repl->touch(cache_state(c, set), c->ways, way);
+}
+
+/* The way holding `line` in the set starting at tags, or ways if absent
+ * (a full scan: the reference the fingerprint search must agree with). */
+static inline uint32_t cache_find_way(const uint64_t *tags, uint32_t ways, uint64_t line)
+{
+    uint32_t hit = ways;
+    for (uint32_t w = 0; w < ways; w++)
+        hit = tags[w] == line ? w : hit;
+    return hit;
+}
+
+/* The same through the fingerprints: only ways whose fingerprint may match
+ * have their tag compared. The byte test is the cheap one ((x - 0x01..) &
+ * ~x & 0x80..): it flags every zero byte, and sometimes a byte above one
+ * (a borrow), which only costs a tag compare. Bytes past the last way
+ * (padding of the last word) are skipped. */
+/* Candidate bytes of one fingerprint word: 0x80 where the fingerprint may
+ * be pat's. */
+static inline uint64_t cache_fp_cand(uint64_t fpw, uint64_t pat)
+{
+    uint64_t x = fpw ^ pat;
+    return (x - CACHE_B01) & ~x & CACHE_B80;
+}
+
+/* The way among the candidates z of word i whose tag is line, or ways. */
+static inline uint32_t cache_fp_pick(const cache_t *c, const uint64_t *tags, uint64_t line,
+                                     uint64_t z, uint32_t i)
+{
+    while (z) {
+        uint32_t w = i * 8 + (uint32_t)__builtin_ctzll(z) / 8;
+        if (w < c->ways && tags[w] == line)
+            return w;
+        z &= z - 1;
+    }
+    return c->ways;
+}
+
+static inline uint32_t cache_find_way_fp(const cache_t *c, uint64_t set, const uint64_t *tags,
+                                         uint64_t line)
+{
+    const uint64_t *fw = cache_fps(c, set);
+    uint64_t pat = cache_fp_of(c, line) * CACHE_B01;
+    uint32_t nw = c->fp_words;
+    if (nw <= 2) { /* up to 16 ways: both words at once, a miss usually ends here */
+        uint64_t z0 = cache_fp_cand(fw[0], pat);
+        uint64_t z1 = nw == 2 ? cache_fp_cand(fw[1], pat) : 0;
+        if (!(z0 | z1))
+            return c->ways;
+        uint32_t w = cache_fp_pick(c, tags, line, z0, 0);
+        return w != c->ways ? w : cache_fp_pick(c, tags, line, z1, 1);
+    }
+    for (uint32_t i = 0; i < nw; i++) {
+        uint32_t w = cache_fp_pick(c, tags, line, cache_fp_cand(fw[i], pat), i);
+        if (w != c->ways)
+            return w;
+    }
+    return c->ways;
+}
+
+/* The lowest invalid way in the set, or ways if the set is full. */
+static inline uint32_t cache_find_invalid(const uint64_t *tags, uint32_t ways)
+{
+    uint32_t inv = ways;
+    for (uint32_t w = ways; w-- > 0;)
+        inv = tags[w] == CACHE_TAG_INVALID ? w : inv;
+    return inv;
+}
+
+/* Ask the host to fetch a set's block (up to CACHE_PF_MAX_LINES host
+ * lines): a hint, no result depends on it. */
+static inline void cache_prefetch_set(const cache_t *c, uint64_t set)
+{
+    const uint8_t *b = cache_block(c, set & c->set_mask);
+    switch (c->pf_lines) { /* unrolled: pf_lines <= CACHE_PF_MAX_LINES (8) */
+    case 8:
+        __builtin_prefetch(b + 7 * 64, 1, 3);
+        /* fall through */
+    case 7:
+        __builtin_prefetch(b + 6 * 64, 1, 3);
+        /* fall through */
+    case 6:
+        __builtin_prefetch(b + 5 * 64, 1, 3);
+        /* fall through */
+    case 5:
+        __builtin_prefetch(b + 4 * 64, 1, 3);
+        /* fall through */
+    case 4:
+        __builtin_prefetch(b + 3 * 64, 1, 3);
+        /* fall through */
+    case 3:
+        __builtin_prefetch(b + 2 * 64, 1, 3);
+        /* fall through */
+    case 2:
+        __builtin_prefetch(b + 64, 1, 3);
+        /* fall through */
+    default:
+        __builtin_prefetch(b, 1, 3);
+    }
+}
+
+/* The way holding line in set, or ways if absent. Under LRU the most
+ * recently used way is tried first. */
+static inline uint32_t cache_way_of(const cache_t *c, uint64_t set, uint64_t line)
+{
+    if (c->nvalid == 0)
+        return c->ways; /* e.g. non-temporal clearing leaves the caches empty */
+    if (c->host_prefetch)
+        cache_prefetch_set(c, set + CACHE_PF_SETS);
+    const uint64_t *tags = cache_tags(c, set);
+    if (c->lru) {
+        uint32_t h = cache_hdr(c, set)->head;
+        if (tags[h] == line)
+            return h;
+    }
+    uint32_t way = cache_find_way_fp(c, set, tags, line);
+    /* debug builds check the filter against the full scan */
+    assert(way == cache_find_way(tags, c->ways, line));
+    return way;
+}
+
+static inline cache_meta_t *cache_i_lookup(cache_t *c, uint64_t addr, bool touch)
+{
+    uint64_t line = cache_line_of(c, addr);
+    uint64_t set = line & c->set_mask;
+    uint32_t way = cache_way_of(c, set, line);
+    if (way == c->ways)
+        return NULL;
+    if (touch)
+        cache_touch(c, set, way);
+    return &cache_metas(c, set)[way];
+}
+
+/* Put line (known absent) into set with the given metadata; returns its
+ * way. The metadata come as fields, not as a struct, and the victim is
+ * written field by field (only `valid` when nothing was evicted): building
+ * a cache_meta_t on the stack and copying it whole made the host stall on
+ * store forwarding (narrow stores read back as one wide load). */
+static inline uint32_t cache_place(cache_t *c, uint64_t set, uint64_t line, double ready,
+                                   bool dirty, bool prefetched, cache_victim_t *victim)
+{
+    uint64_t *tags = cache_tags(c, set);
+    cache_meta_t *metas = cache_metas(c, set);
+    cache_hdr_t *hd = cache_hdr(c, set);
+    uint32_t way;
+    if (hd->nvalid < c->ways) {
+        if (c->vmask_on) {
+            way = (uint32_t)__builtin_ctzll(~hd->vmask); /* the lowest invalid way */
+            assert(way == cache_find_invalid(tags, c->ways));
+            hd->vmask |= UINT64_C(1) << way;
+        } else {
+            way = cache_find_invalid(tags, c->ways);
+        }
+        hd->nvalid++;
+        c->nvalid++;
+        if (victim != NULL)
+            victim->valid = false;
+    } else {
+        way = c->lru ? hd->tail : c->repl->victim(cache_state(c, set), c->ways, &c->rng);
+        if (victim != NULL) {
+            victim->valid = true;
+            victim->addr = tags[way] << c->line_shift;
+            victim->meta.ready_cycles = metas[way].ready_cycles;
+            victim->meta.dirty = metas[way].dirty;
+            victim->meta.prefetched = metas[way].prefetched;
+        }
+    }
+    tags[way] = line;
+    cache_fp_set(c, set, way, line);
+    metas[way].ready_cycles = ready;
+    metas[way].dirty = dirty;
+    metas[way].prefetched = prefetched;
+    cache_touch(c, set, way);
+    return way;
+}
+
+/* cache_insert() with the metadata as fields; on no eviction only
+ * victim->valid is written. */
+static inline void cache_i_insert(cache_t *c, uint64_t addr, double ready, bool dirty,
+                                  bool prefetched, cache_victim_t *victim)
+{
+    uint64_t line = cache_line_of(c, addr);
+    uint64_t set = line & c->set_mask;
+    assert(cache_find_way(cache_tags(c, set), c->ways, line) == c->ways &&
+           "cache_insert: line already present");
+    cache_place(c, set, line, ready, dirty, prefetched, victim);
+}
+
+/* cache_lookup_or_insert() with the metadata as fields (as cache_i_insert). */
+static inline cache_meta_t *cache_i_lookup_or_insert(cache_t *c, uint64_t addr, bool touch,
+                                                     double ready, bool dirty, bool prefetched,
+                                                     cache_victim_t *victim)
+{
+    uint64_t line = cache_line_of(c, addr);
+    uint64_t set = line & c->set_mask;
+    uint32_t way = cache_way_of(c, set, line);
+    if (way != c->ways) {
+        if (touch)
+            cache_touch(c, set, way);
+        return &cache_metas(c, set)[way];
+    }
+    cache_place(c, set, line, ready, dirty, prefetched, victim);
+    return NULL;
+}
+
+static inline bool cache_i_remove(cache_t *c, uint64_t addr, cache_meta_t *out)
+{
+    uint64_t line = cache_line_of(c, addr);
+    uint64_t set = line & c->set_mask;
+    uint32_t way = cache_way_of(c, set, line);
+    if (way == c->ways)
+        return false;
+    uint64_t *tags = cache_tags(c, set);
+    cache_meta_t *metas = cache_metas(c, set);
+    if (out != NULL)
+        *out = metas[way];
+    tags[way] = CACHE_TAG_INVALID;
+    metas[way] = (cache_meta_t){0};
+    cache_hdr(c, set)->vmask &= ~(UINT64_C(1) << (way & 63));
+    cache_hdr(c, set)->nvalid--;
+    c->nvalid--;
+    return true;
+}
+
+#endif

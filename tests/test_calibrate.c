@@ -1,0 +1,172 @@
+/*
+ * test_calibrate.c - the fit recovers known parameter values, stage by stage,
+ * and the data loader rejects malformed stages.
+ *
+ * The "measurements" are the model's own predictions with chosen values
+ * (l2.bandwidth 16 B/cycle, os.fault_4k 3000 ns) on the minimal fixture
+ * machine; the fit starts elsewhere (32 B/cycle, 1000 ns) and must come back
+ * within 2%. Stage 1 fits l2.bandwidth on L2-resident repeat clears, stage 2
+ * os.fault_4k on demand faults.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sim/calibrate.h"
+#include "sim/cfg.h"
+
+static const char *const CASES =
+    "cases:\n"
+    "  - {id: l2-rep, set: fit, stage: 1, value: 1, args: -s 256KiB -l 16 --caller repeat -f "
+    "rep_stosb}\n"
+    "  - {id: l2-unrolled, set: fit, stage: 1, value: 1, args: -s 128KiB -l 16 --caller repeat "
+    "-f unrolled}\n"
+    "  - {id: fault, set: fit, stage: 2, value: 1, args: --workload mmap -p 4KiB -s 2MiB "
+    "--caller page -f rep_stosb}\n"
+    "  - {id: l2-check, set: validate, value: 1, args: -s 192KiB -l 16 --caller repeat -f "
+    "rep_stosb}\n";
+
+static cfg_machine_t *minimal(void)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/tests/fixtures/good/minimal.yaml", CLEARSIM_SOURCE_DIR);
+    cfg_error_t e = {{0}};
+    cfg_machine_t *m = cfg_machine_load(path, &e);
+    if (!m)
+        fail_msg("%s", e.msg);
+    return m;
+}
+
+/* Write text to a temporary data file; its path in path. */
+static void write_data(char *path, size_t len, const char *text)
+{
+    snprintf(path, len, "/tmp/clearsim-test-calibrate-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void set_key(cfg_machine_t *m, const char *path, double v)
+{
+    cfg_error_t e = {{0}};
+    const cfg_key_t *k = cfg_key_find(path);
+    assert_non_null(k);
+    if (cfg_key_set(m, k, v, &e))
+        fail_msg("%s", e.msg);
+}
+
+static double get_key(const cfg_machine_t *m, const char *path)
+{
+    double v = 0;
+    assert_int_equal(cfg_key_get(m, cfg_key_find(path), &v), 0);
+    return v;
+}
+
+static void test_staged_fit_recovers(void **state)
+{
+    (void)state;
+    cfg_machine_t *m = minimal();
+    char path[64], text[2048], err[512];
+    snprintf(text, sizeof(text),
+             "machine: minimal\n"
+             "fit:\n"
+             "  l2.bandwidth: [4, 64, 1]\n"
+             "  os.fault_4k: [200, 20000, 2]\n"
+             "%s",
+             CASES);
+    write_data(path, sizeof(path), text);
+    cal_data_t *d = cal_load(path, m, err, sizeof(err));
+    unlink(path);
+    if (!d)
+        fail_msg("%s", err);
+    assert_int_equal(d->n_keys, 2);
+    assert_int_equal(d->keys[0].stage, 1);
+    assert_int_equal(d->keys[1].stage, 2);
+    assert_int_equal(d->cases[2].stage, 2);
+    assert_int_equal(d->cases[3].stage, 1); /* default */
+
+    /* the measurements: predictions with the true values */
+    set_key(m, "l2.bandwidth", 16);
+    set_key(m, "os.fault_4k", 3000);
+    static double truth[CAL_CASES_MAX];
+    if (cal_predict_all(m, d, false, 2, truth, err, sizeof(err)))
+        fail_msg("%s", err);
+    for (size_t i = 0; i < d->n_cases; i++)
+        d->cases[i].value = truth[i];
+
+    set_key(m, "l2.bandwidth", 32);
+    set_key(m, "os.fault_4k", 1000);
+    static cal_result_t res;
+    if (cal_fit(m, d, 2, false, 20, &res, err, sizeof(err)))
+        fail_msg("%s", err);
+    assert_true(fabs(get_key(m, "l2.bandwidth") / 16 - 1) < 0.02);
+    assert_true(fabs(get_key(m, "os.fault_4k") / 3000 - 1) < 0.02);
+    assert_true(res.start[0] == 32 && res.start[1] == 1000);
+    assert_true(res.chisq < res.chisq0);
+    assert_true(res.evaluations > 2);
+    for (size_t i = 0; i < d->n_cases; i++)
+        assert_true(fabs(res.pred[i] / truth[i] - 1) < 0.02);
+    cal_destroy(d);
+    cfg_machine_destroy(m);
+}
+
+/* Each text must fail to load (or to fit) with `want` in the reason. */
+static void expect_fail(const char *fit, const char *cases, const char *want, bool at_fit)
+{
+    cfg_machine_t *m = minimal();
+    char path[64], text[2048], err[512] = "";
+    snprintf(text, sizeof(text), "machine: minimal\nfit:\n%s%s", fit, cases);
+    write_data(path, sizeof(path), text);
+    cal_data_t *d = cal_load(path, m, err, sizeof(err));
+    unlink(path);
+    if (at_fit) {
+        if (!d)
+            fail_msg("%s", err);
+        static cal_result_t res;
+        assert_int_equal(cal_fit(m, d, 1, false, 1, &res, err, sizeof(err)), -1);
+        cal_destroy(d);
+    } else {
+        assert_null(d);
+    }
+    if (!strstr(err, want))
+        fail_msg("'%s' does not say '%s'", err, want);
+    cfg_machine_destroy(m);
+}
+
+static void test_bad_stages(void **state)
+{
+    (void)state;
+    expect_fail("  l2.bandwidth: [4, 64, 0]\n", CASES, "stage must be an integer 1..9", false);
+    expect_fail("  l2.bandwidth: [4, 64, 1.5]\n", CASES, "stage must be an integer 1..9", false);
+    expect_fail("  l2.bandwidth: [4, 64, 1, 2]\n", CASES, "[min, max, stage]", false);
+    expect_fail("  l2.bandwidth: [4, 64]\n",
+                "cases:\n  - {id: a, stage: 10, value: 1, args: -s 64KiB}\n",
+                "must be an integer 1..9", false);
+    /* stage 2 has a fitting case but no key */
+    expect_fail("  l2.bandwidth: [4, 64, 1]\n", CASES, "stage 2 has 1 fitting cases but no keys",
+                true);
+    /* stage 3 has a key but no fitting case */
+    expect_fail("  l2.bandwidth: [4, 64, 1]\n  os.fault_4k: [200, 20000, 2]\n"
+                "  os.fault_2m: [200, 2000000, 3]\n",
+                CASES, "stage 3: 0 fitting cases cannot determine 1 parameters", true);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_staged_fit_recovers),
+        cmocka_unit_test(test_bad_stages),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
