@@ -234,6 +234,9 @@ static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     count(h, ST_L1_WRITEBACKS, h->line_bytes);
     cache_victim_t v2 = {0};
     cache_meta_t *p = cache_i_lookup_or_insert(h->l2, v.addr, false, t, true, false, &v2);
+    /* Not back-pressured (a known simplification): an L1 write-back that
+     * misses the inclusive L2 is rare, and its L2 victim's hand-off time is
+     * not charged to the fill that caused it. */
     if (p)
         p->dirty = true;
     else

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
@@ -513,7 +514,7 @@ static int jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
     fitctx_t *c = params;
     size_t p = x->size, n = c->nfit;
     gsl_vector *f0 = gsl_vector_alloc(n), *f1 = gsl_vector_alloc(n), *xs = gsl_vector_alloc(p);
-    int rc = residuals(x, params, f0);
+    int rc = f0 && f1 && xs ? residuals(x, params, f0) : GSL_ENOMEM;
     for (size_t j = 0; j < p && rc == GSL_SUCCESS; j++) {
         const cal_key_t *k = &c->d->keys[c->key_index[j]];
         double xj = gsl_vector_get(x, j);
@@ -543,8 +544,7 @@ static int jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
 }
 
 /* One stage: c's keys on c's fitting cases. Fills res->value and
- * res->sigma of the stage's keys and adds to the iteration and chi^2
- * totals. */
+ * res->sigma of the stage's keys and adds to the iteration total. */
 static int fit_stage(fitctx_t *c, size_t max_iter, cal_result_t *res, char *err, size_t errlen)
 {
     const cal_data_t *d = c->d;
@@ -562,14 +562,10 @@ static int fit_stage(fitctx_t *c, size_t max_iter, cal_result_t *res, char *err,
     }
     for (size_t i = 0; i < p; i++)
         gsl_vector_set(x, i, to_x(&d->keys[c->key_index[i]], res->start[c->key_index[i]]));
-    gsl_multifit_nlinear_init(x, &fdf, w);
-    if (c->rc) {
-        fail(err, errlen, "%s", c->err);
+    if (gsl_multifit_nlinear_init(x, &fdf, w) != GSL_SUCCESS || c->rc) {
+        fail(err, errlen, "%s", c->rc ? c->err : "GSL could not start the fit");
         goto done;
     }
-    gsl_vector *f = gsl_multifit_nlinear_residual(w);
-    double chisq0, chisq;
-    gsl_blas_ddot(f, f, &chisq0);
     int info = 0;
     int status = gsl_multifit_nlinear_driver(max_iter, 1e-4, 1e-6, 1e-6, NULL, NULL, &info, w);
     if (c->rc) {
@@ -579,10 +575,9 @@ static int fit_stage(fitctx_t *c, size_t max_iter, cal_result_t *res, char *err,
     (void)status; /* GSL_EMAXITER still leaves the best point found */
     res->iterations += gsl_multifit_nlinear_niter(w);
     gsl_vector *xb = gsl_multifit_nlinear_position(w);
-    f = gsl_multifit_nlinear_residual(w);
+    gsl_vector *f = gsl_multifit_nlinear_residual(w);
+    double chisq;
     gsl_blas_ddot(f, f, &chisq);
-    res->chisq0 += chisq0;
-    res->chisq += chisq;
     /* covariance in x, scaled by the residual variance */
     gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, cov);
     double dof = n > p ? (double)(n - p) : 1.0;
@@ -637,6 +632,8 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
                         st, n, p);
         budget += p ? max_iter * (p + 2) : 0;
     }
+    /* GSL's default handler aborts; its errors come back as status codes */
+    gsl_set_error_handler_off();
     fitctx_t *c = calloc(1, sizeof(*c));
     if (!c)
         return fail(err, errlen, "out of memory");
@@ -671,6 +668,15 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
     res->evaluations = c->evaluations;
     if (cal_predict_all(m, d, false, threads, res->pred, err, errlen))
         goto done;
+    /* chi^2 before and after over every fitting case, whatever its stage */
+    for (size_t i = 0; i < d->n_cases; i++) {
+        if (!d->cases[i].fit)
+            continue;
+        double r0 = cal_rel_error(&d->cases[i], res->pred0[i]);
+        double r1 = cal_rel_error(&d->cases[i], res->pred[i]);
+        res->chisq0 += r0 * r0;
+        res->chisq += r1 * r1;
+    }
     rc = 0;
 done:
     progress_destroy(c->progress);

@@ -117,7 +117,8 @@ static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool qui
 {
     size_t n = 0;
     uint64_t l3 = m->l3.present ? m->l3.size_bytes : m->l2.size_bytes;
-    uint64_t buf = 1ull << 30; /* chunks 4 KiB .. 1 GiB in steps of 8 */
+    /* chunks 4 KiB .. 1 GiB in steps of 8 (--quick: 4 KiB .. 256 MiB in steps of 256) */
+    uint64_t buf = quick ? (256ull << 20) : (1ull << 30);
     while (buf < l3 + l3 / 2)
         buf <<= 1;
     const kern_info_t *tab = kern_table();
@@ -412,13 +413,18 @@ int cmd_crosscheck_main(int argc, char **argv)
         c->ci95 = nr.bytes_per_sec.ci95 / GIB;
     }
     progress_destroy(pg);
-    xc_pool_t xp = {.cs = cs, .pg = progress_create("crosscheck model", n, !quiet)};
+    size_t measured = 0;
+    for (size_t i = 0; i < n; i++)
+        measured += !cs[i].skipped;
+    xc_pool_t xp = {.cs = cs, .pg = progress_create("crosscheck model", measured, !quiet)};
     size_t bad = 0;
     int prc = run_predict_each(m, n, xc_spec, xc_done, &xp, NULL, (unsigned)threads, &bad, err,
                                sizeof(err));
     progress_destroy(xp.pg);
     if (prc) {
         errorf("%s: model: %s", cs[bad].id, err);
+        if (datap) /* the measurements took minutes: keep them */
+            write_data(datap, cs, n, m->name, &nr);
         cfg_machine_destroy(m);
         return 1;
     }
@@ -441,7 +447,10 @@ int cmd_crosscheck_main(int argc, char **argv)
             worst = fabs(e);
             worst_id = c->id;
         }
-        printf("%-28s %12.3f %10.3f %12.3f %+7.1f%%\n", c->id, c->measured, c->ci95, c->predicted,
+        char ci[32] = "-"; /* one timed run has no interval */
+        if (isfinite(c->ci95))
+            snprintf(ci, sizeof(ci), "%.3f", c->ci95);
+        printf("%-28s %12.3f %10s %12.3f %+7.1f%%\n", c->id, c->measured, ci, c->predicted,
                100 * e);
     }
     double med = median(errs, ne);

@@ -79,7 +79,7 @@ int host_detect(host_info_t *h, char *err, size_t errlen);
 /* Measure the clock the core runs at while it works: a chain of dependent
  * register adds (one cycle each on every core clearsim knows; adds of an
  * immediate are avoided, as some cores execute those at rename) timed with
- * CLOCK_MONOTONIC, best of several ~20 ms trials, pinned to no CPU. Returns
+ * CLOCK_MONOTONIC, best of 24 trials of 16 Mi cycles (~5 ms each), pinned to no CPU. Returns
  * GHz, or 0 when the ISA has no such loop here. Takes ~0.2 s. */
 double host_measure_core_ghz(void);
 

@@ -6,7 +6,11 @@
  * (l2.bandwidth 16 B/cycle, os.fault_4k 3000 ns) on the minimal fixture
  * machine; the fit starts elsewhere (32 B/cycle, 1000 ns) and must come back
  * within 2%. Stage 1 fits l2.bandwidth on L2-resident repeat clears, stage 2
- * os.fault_4k on demand faults.
+ * os.fault_4k on demand faults. Stage 3 has a 4 KiB fault case whose
+ * "measurement" is 30% off and a key (os.fault_2m) that case does not depend
+ * on: a fit of every key on every case would pull os.fault_4k towards it; the
+ * staged fit lets stage 3 move only os.fault_2m, which it leaves alone, so
+ * os.fault_4k still comes back within 2%.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -32,7 +36,9 @@ static const char *const CASES =
     "  - {id: fault, set: fit, stage: 2, value: 1, args: --workload mmap -p 4KiB -s 2MiB "
     "--caller page -f rep_stosb}\n"
     "  - {id: l2-check, set: validate, value: 1, args: -s 192KiB -l 16 --caller repeat -f "
-    "rep_stosb}\n";
+    "rep_stosb}\n"
+    "  - {id: fault-trap, set: fit, stage: 3, value: 1, args: --workload mmap -p 4KiB -s 1MiB "
+    "--caller page -f rep_stosb}\n";
 
 static cfg_machine_t *minimal(void)
 {
@@ -83,6 +89,7 @@ static void test_staged_fit_recovers(void **state)
              "fit:\n"
              "  l2.bandwidth: [4, 64, 1]\n"
              "  os.fault_4k: [200, 20000, 2]\n"
+             "  os.fault_2m: [200, 2000000, 3]\n"
              "%s",
              CASES);
     write_data(path, sizeof(path), text);
@@ -90,7 +97,7 @@ static void test_staged_fit_recovers(void **state)
     unlink(path);
     if (!d)
         fail_msg("%s", err);
-    assert_int_equal(d->n_keys, 2);
+    assert_int_equal(d->n_keys, 3);
     assert_int_equal(d->keys[0].stage, 1);
     assert_int_equal(d->keys[1].stage, 2);
     assert_int_equal(d->cases[2].stage, 2);
@@ -104,6 +111,8 @@ static void test_staged_fit_recovers(void **state)
         fail_msg("%s", err);
     for (size_t i = 0; i < d->n_cases; i++)
         d->cases[i].value = truth[i];
+    assert_string_equal(d->cases[4].id, "fault-trap");
+    d->cases[4].value = 0.7 * truth[4];
 
     set_key(m, "l2.bandwidth", 32);
     set_key(m, "os.fault_4k", 1000);
@@ -117,6 +126,10 @@ static void test_staged_fit_recovers(void **state)
     assert_true(res.evaluations > 2);
     for (size_t i = 0; i < d->n_cases; i++)
         assert_true(fabs(res.pred[i] / truth[i] - 1) < 0.02);
+    assert_true(res.start[2] == get_key(m, "os.fault_2m")); /* no case moves it */
+    assert_true(res.value[0] == get_key(m, "l2.bandwidth"));
+    assert_true(res.value[1] == get_key(m, "os.fault_4k"));
+    assert_true(res.sigma[0] >= 0 && res.sigma[1] >= 0);
     cal_destroy(d);
     cfg_machine_destroy(m);
 }
@@ -156,10 +169,10 @@ static void test_bad_stages(void **state)
     /* stage 2 has a fitting case but no key */
     expect_fail("  l2.bandwidth: [4, 64, 1]\n", CASES, "stage 2 has 1 fitting cases but no keys",
                 true);
-    /* stage 3 has a key but no fitting case */
+    /* stage 4 has a key but no fitting case */
     expect_fail("  l2.bandwidth: [4, 64, 1]\n  os.fault_4k: [200, 20000, 2]\n"
-                "  os.fault_2m: [200, 2000000, 3]\n",
-                CASES, "stage 3: 0 fitting cases cannot determine 1 parameters", true);
+                "  os.fault_2m: [200, 2000000, 3]\n  os.fault_1g: [200, 2000000, 4]\n",
+                CASES, "stage 4: 0 fitting cases cannot determine 1 parameters", true);
 }
 
 int main(void)

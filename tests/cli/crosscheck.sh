@@ -33,7 +33,7 @@ import csv, re, statistics, sys
 rows = {}
 summary = None
 for line in open(sys.argv[1]):
-    m = re.match(r"^(\S+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([+-][0-9.]+)%$", line)
+    m = re.match(r"^(\S+)\s+([0-9.]+)\s+(-|[0-9.]+)\s+([0-9.]+)\s+([+-][0-9.]+)%$", line)
     if m:
         meas, pred, err = float(m.group(2)), float(m.group(4)), float(m.group(5))
         assert meas > 0 and pred > 0, line

@@ -6,7 +6,7 @@
 #    absent) and graviton3. A machine whose own write streaming already stops
 #    allocating in every cache level far below the L3 size (write_streaming.l3
 #    at most L3/8: graviton3, 1 MiB) may need no non-temporal stores at all;
-#    there the hardware's bypass point is the threshold that is checked;
+#    there this check is reported as not checked (issue 6);
 #  - full reuse of regions that fit L2: the threshold is at least the L2 size
 #    (or there is none), on both machines;
 #  - a 1 ms budget on zen3-epyc-7j13 under voluntary: the extent cap is
@@ -58,10 +58,11 @@ d = json.load(open(sys.argv[1])); l3 = int(sys.argv[2]); wsl3 = int(sys.argv[4])
 assert d["machine"] == sys.argv[3]
 t = d["nt_threshold_bytes"]
 if t is None and 0 < wsl3 <= l3 // 8:
-    # the hardware's write streaming is the non-temporal path: no STNP needed
-    print("NOTE: %s: no non-temporal threshold; write streaming stops allocating after %d "
-          "bytes" % (sys.argv[3], wsl3), file=sys.stderr)
-    t = wsl3
+    # The machine's own write streaming stops allocating far below L3, and STNP never
+    # beats STP: there is no threshold to check (issue 6 keeps this open).
+    print("NOTE: %s: NOT CHECKED: no non-temporal threshold; write streaming stops "
+          "allocating after %d bytes" % (sys.argv[3], wsl3), file=sys.stderr)
+    sys.exit(0)
 assert t is not None, "no reuse: non-temporal clearing should win somewhere"
 assert t <= l3 // 8, "threshold %d is not far below the L3 size %d" % (t, l3)
 EOF
