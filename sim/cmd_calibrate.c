@@ -118,22 +118,20 @@ int cmd_calibrate_main(int argc, char **argv)
         case 'q':
             quiet = true;
             break;
-        case 't': {
-            char *end;
-            threads = strtol(optarg, &end, 10);
-            if (*end || threads < 1 || threads > 16) {
-                errorf("--threads '%s': must be 1..16", optarg);
-                return 2;
-            }
-            break;
-        }
+        case 't':
         case 'i': {
-            char *end;
-            max_iter = strtol(optarg, &end, 10);
-            if (*end || max_iter < 1 || max_iter > 1000) {
-                errorf("--max-iter '%s': must be 1..1000", optarg);
+            const char *name = c == 't' ? "--threads" : "--max-iter";
+            uint64_t v;
+            char why[256];
+            if (cli_parse_uint(name, optarg, 1, c == 't' ? 16 : 1000, &v, why, sizeof(why)) !=
+                CLI_OK) {
+                errorf("%s", why);
                 return 2;
             }
+            if (c == 't')
+                threads = (long)v;
+            else
+                max_iter = (long)v;
             break;
         }
         case 'h':

@@ -298,7 +298,6 @@ int cmd_crosscheck_main(int argc, char **argv)
     opterr = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, ":q", opts, NULL)) != -1) {
-        char *end;
         switch (ch) {
         case 'm':
             machine = optarg;
@@ -307,26 +306,23 @@ int cmd_crosscheck_main(int argc, char **argv)
             quick = true;
             break;
         case 'r':
-            repeat = strtol(optarg, &end, 10);
-            if (*end || repeat < 1 || repeat > 100) {
-                errorf("--repeat '%s': must be 1..100", optarg);
-                return 2;
-            }
-            break;
         case 'c':
-            cpu = strtol(optarg, &end, 10);
-            if (*end || cpu < 0 || cpu > 4095) {
-                errorf("--cpu '%s': must be a CPU number", optarg);
+        case 't': {
+            const char *name = ch == 'r' ? "--repeat" : ch == 'c' ? "--cpu" : "--threads";
+            uint64_t lo = ch == 'c' ? 0 : 1, hi = ch == 'r' ? 100 : ch == 'c' ? 4095 : 16, v;
+            char why[256];
+            if (cli_parse_uint(name, optarg, lo, hi, &v, why, sizeof(why)) != CLI_OK) {
+                errorf("%s", why);
                 return 2;
             }
+            if (ch == 'r')
+                repeat = (long)v;
+            else if (ch == 'c')
+                cpu = (long)v;
+            else
+                threads = (long)v;
             break;
-        case 't':
-            threads = strtol(optarg, &end, 10);
-            if (*end || threads < 1 || threads > 16) {
-                errorf("--threads '%s': must be 1..16", optarg);
-                return 2;
-            }
-            break;
+        }
         case 'o':
             outp = optarg;
             break;
