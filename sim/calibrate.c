@@ -33,6 +33,7 @@
 #include "sim/outfile.h"
 #include "sim/progress.h"
 #include "sim/run.h"
+#include "sim/sweep.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -378,37 +379,50 @@ static int metric_of(const cal_case_t *c, const run_result_t *r, double *out, ch
 }
 
 typedef struct predict_ctx {
+    const cfg_machine_t *m;
     const cal_data_t *d;
     const bool *only; /* NULL: every case */
+    run_opts_t opts;
     double *pred;
+    int *rc; /* per case: 0, or -1 with why[i] */
+    char (*why)[256];
 } predict_ctx_t;
 
-static const wl_spec_t *case_spec(size_t i, void *ctx)
+/* One case, on a sweep_parallel thread: writes only slot i. */
+static void predict_task(void *ctx, size_t i)
 {
     predict_ctx_t *p = ctx;
-    return p->only && !p->only[i] ? NULL : &p->d->cases[i].spec;
+    static __thread run_result_t res; /* large: one per thread, not on the stack */
+    p->rc[i] = 0;
+    if (p->only && !p->only[i])
+        return;
+    if (run_predict(p->m, &p->d->cases[i].spec, &p->opts, &res, p->why[i], sizeof(p->why[i])) ||
+        metric_of(&p->d->cases[i], &res, &p->pred[i], p->why[i], sizeof(p->why[i])))
+        p->rc[i] = -1;
 }
 
-static int case_done(size_t i, const run_result_t *r, void *ctx, char *err, size_t errlen)
-{
-    predict_ctx_t *p = ctx;
-    return metric_of(&p->d->cases[i], r, &p->pred[i], err, errlen);
-}
-
-/* Predict the cases `only` selects (NULL: all). */
+/* Predict the cases `only` selects (NULL: all) on `threads` threads (the
+ * sweep pool). On failure, the reason of the first failing case in file
+ * order. */
 static int predict_cases(const cfg_machine_t *m, const cal_data_t *d, const bool *only, bool exact,
                          unsigned threads, double *pred, char *err, size_t errlen)
 {
-    predict_ctx_t p = {.d = d, .only = only, .pred = pred};
-    run_opts_t o;
-    run_opts_init(&o);
-    o.exact = exact;
-    char why[512];
-    size_t bad = 0;
-    if (run_predict_each(m, d->n_cases, case_spec, case_done, &p, &o, threads, &bad, why,
-                         sizeof(why)))
-        return fail(err, errlen, "case %s: %s", d->cases[bad].id, why);
-    return 0;
+    predict_ctx_t p = {.m = m, .d = d, .only = only, .pred = pred};
+    run_opts_init(&p.opts);
+    p.opts.exact = exact;
+    p.rc = calloc(d->n_cases ? d->n_cases : 1, sizeof(*p.rc));
+    p.why = calloc(d->n_cases ? d->n_cases : 1, sizeof(*p.why));
+    int rc = 0;
+    if (!p.rc || !p.why)
+        rc = fail(err, errlen, "out of memory");
+    else if (sweep_parallel(d->n_cases, threads, predict_task, &p, NULL, 0, err, errlen))
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < d->n_cases; i++)
+        if (p.rc[i])
+            rc = fail(err, errlen, "case %s: %s", d->cases[i].id, p.why[i]);
+    free(p.rc);
+    free(p.why);
+    return rc;
 }
 
 int cal_predict_all(const cfg_machine_t *m, const cal_data_t *d, bool exact, unsigned threads,

@@ -38,6 +38,7 @@
 #include "sim/outfile.h"
 #include "sim/progress.h"
 #include "sim/run.h"
+#include "sim/sweep.h"
 #include "sim/units.h"
 
 #define XC_CASES_MAX 512
@@ -49,6 +50,7 @@ typedef struct xc_case {
     wl_spec_t spec;
     double measured, ci95, predicted;
     bool skipped;
+    bool model_failed; /* why says why */
     char why[160];
 } xc_case_t;
 
@@ -177,27 +179,25 @@ static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool qui
     return n;
 }
 
-/* The model side: every case measured natively, predicted in parallel. */
+/* The model side: every case measured natively, predicted in parallel (the
+ * sweep pool). A task writes only its own case. */
 typedef struct xc_pool {
+    const cfg_machine_t *m;
     xc_case_t *cs;
-    progress_t *pg;
-    size_t done;
 } xc_pool_t;
 
-static const wl_spec_t *xc_spec(size_t i, void *ctx)
+static void xc_task(void *ctx, size_t i)
 {
     xc_pool_t *p = ctx;
-    return p->cs[i].skipped ? NULL : &p->cs[i].spec;
-}
-
-static int xc_done(size_t i, const run_result_t *r, void *ctx, char *err, size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    xc_pool_t *p = ctx;
-    p->cs[i].predicted = r->bytes_per_sec / GIB;
-    progress_update(p->pg, ++p->done);
-    return 0;
+    xc_case_t *c = &p->cs[i];
+    static __thread run_result_t res; /* large: one per thread, not on the stack */
+    if (c->skipped)
+        return;
+    if (run_predict(p->m, &c->spec, NULL, &res, c->why, sizeof(c->why))) {
+        c->model_failed = true;
+        return;
+    }
+    c->predicted = res.bytes_per_sec / GIB;
 }
 
 /* Median of v[0..n) (sorts v), NAN when empty: GSL's sort and median. */
@@ -409,16 +409,18 @@ int cmd_crosscheck_main(int argc, char **argv)
         c->ci95 = nr.bytes_per_sec.ci95 / GIB;
     }
     progress_destroy(pg);
-    size_t measured = 0;
-    for (size_t i = 0; i < n; i++)
-        measured += !cs[i].skipped;
-    xc_pool_t xp = {.cs = cs, .pg = progress_create("crosscheck model", measured, !quiet)};
-    size_t bad = 0;
-    int prc = run_predict_each(m, n, xc_spec, xc_done, &xp, NULL, (unsigned)threads, &bad, err,
-                               sizeof(err));
-    progress_destroy(xp.pg);
+    xc_pool_t xp = {.m = m, .cs = cs};
+    pg = progress_create("crosscheck model", n, !quiet);
+    int prc = sweep_parallel(n, (unsigned)threads, xc_task, &xp, pg, 0, err, sizeof(err));
+    progress_destroy(pg);
+    for (size_t i = 0; prc == 0 && i < n; i++) {
+        if (cs[i].model_failed) {
+            snprintf(err, sizeof(err), "%s: model: %s", cs[i].id, cs[i].why);
+            prc = -1;
+        }
+    }
     if (prc) {
-        errorf("%s: model: %s", cs[bad].id, err);
+        errorf("%s", err);
         if (datap) /* the measurements took minutes: keep them */
             write_data(datap, cs, n, m->name, &nr);
         cfg_machine_destroy(m);

@@ -17,7 +17,6 @@
 #include "sim/run.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -408,79 +407,5 @@ int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t 
     out->error_bound = eb;
     map_counters(m, out);
     model_destroy(md);
-    return 0;
-}
-
-/* ---- several predictions at once ------------------------------------------ */
-
-typedef struct each_pool {
-    const cfg_machine_t *m;
-    size_t n;
-    run_spec_fn spec;
-    run_done_fn done;
-    void *ctx;
-    run_opts_t opts;
-    pthread_mutex_t lock;
-    size_t next;
-    int rc;
-    size_t failed;
-    char err[512];
-} each_pool_t;
-
-static void *each_worker(void *arg)
-{
-    each_pool_t *p = arg;
-    static __thread run_result_t res; /* large: one per thread, not on the stack */
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        size_t i = p->next++;
-        bool stop = p->rc != 0 || i >= p->n;
-        const wl_spec_t *s = stop ? NULL : p->spec(i, p->ctx);
-        pthread_mutex_unlock(&p->lock);
-        if (stop)
-            return NULL;
-        if (!s)
-            continue;
-        char why[400];
-        int rc = run_predict(p->m, s, &p->opts, &res, why, sizeof(why));
-        pthread_mutex_lock(&p->lock);
-        if (rc == 0 && !p->rc)
-            rc = p->done(i, &res, p->ctx, why, sizeof(why));
-        if (rc && !p->rc) {
-            p->rc = -1;
-            p->failed = i;
-            snprintf(p->err, sizeof(p->err), "%s", why);
-        }
-        pthread_mutex_unlock(&p->lock);
-    }
-}
-
-int run_predict_each(const cfg_machine_t *m, size_t n, run_spec_fn spec, run_done_fn done,
-                     void *ctx, const run_opts_t *opts, unsigned threads, size_t *failed, char *err,
-                     size_t errlen)
-{
-    each_pool_t p = {.m = m, .n = n, .spec = spec, .done = done, .ctx = ctx};
-    if (opts)
-        p.opts = *opts;
-    else
-        run_opts_init(&p.opts);
-    p.opts.progress = false; /* the caller reports progress over the whole set */
-    pthread_mutex_init(&p.lock, NULL);
-    threads = threads < 1 ? 1 : threads > 16 ? 16 : threads;
-    pthread_t tid[16];
-    unsigned started = 0;
-    for (unsigned t = 1; t < threads && t < n; t++)
-        if (pthread_create(&tid[started], NULL, each_worker, &p) == 0)
-            started++;
-    each_worker(&p);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    pthread_mutex_destroy(&p.lock);
-    if (p.rc) {
-        if (failed)
-            *failed = p.failed;
-        snprintf(err, errlen, "%s", p.err);
-        return -1;
-    }
     return 0;
 }

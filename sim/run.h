@@ -53,17 +53,6 @@ void run_opts_init(run_opts_t *o);
 int run_predict(const cfg_machine_t *m, const wl_spec_t *spec, const run_opts_t *opts,
                 run_result_t *out, char *err, size_t errlen);
 
-/* Predictions of n workloads on m, spread over `threads` threads (1..16;
- * the case order does not change any result). spec(i, ctx) gives workload
- * i, or NULL to leave it out; done(i, result, ctx) receives its result, one call at a time, in any
- * order, and may return -1 with a reason to stop. Returns 0, or -1 with the
- * first failure's reason and its index in *failed (when failed is not NULL). */
-typedef const wl_spec_t *(*run_spec_fn)(size_t i, void *ctx);
-typedef int (*run_done_fn)(size_t i, const run_result_t *r, void *ctx, char *err, size_t errlen);
-int run_predict_each(const cfg_machine_t *m, size_t n, run_spec_fn spec, run_done_fn done,
-                     void *ctx, const run_opts_t *opts, unsigned threads, size_t *failed, char *err,
-                     size_t errlen);
-
 /* perf-named counters of the standard set, in print order. */
 extern const char *const run_std_counters[];
 
