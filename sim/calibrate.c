@@ -30,21 +30,12 @@
 #include <yaml.h>
 
 #include "sim/cli.h"
+#include "sim/errbuf.h"
 #include "sim/outfile.h"
 #include "sim/progress.h"
 #include "sim/run.h"
 #include "sim/sweep.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#include "sim/units.h"
 
 double cal_rel_error(const cal_case_t *c, double pred)
 {
@@ -209,7 +200,7 @@ cal_data_t *cal_load(const char *path, const cfg_machine_t *m, char *err, size_t
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        errbuf_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return NULL;
     }
     cal_data_t *d = calloc(1, sizeof(*d));
@@ -219,13 +210,13 @@ cal_data_t *cal_load(const char *path, const cfg_machine_t *m, char *err, size_t
     yaml_parser_set_input_file(&parser, f);
     bool have_doc = false;
     if (!d) {
-        fail(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto out;
     }
     snprintf(d->path, sizeof(d->path), "%s", path);
     if (!yaml_parser_load(&parser, &l.doc)) {
-        fail(err, errlen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
-             parser.problem_mark.column + 1, parser.problem ? parser.problem : "YAML error");
+        errbuf_set(err, errlen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
+                   parser.problem_mark.column + 1, parser.problem ? parser.problem : "YAML error");
         goto fail;
     }
     have_doc = true;
@@ -245,6 +236,18 @@ cal_data_t *cal_load(const char *path, const cfg_machine_t *m, char *err, size_t
             if (strcmp(d->machine, m->name) != 0) {
                 at(&l, v, "machine", "'%s' does not match the machine being calibrated ('%s')",
                    d->machine, m->name);
+                goto fail;
+            }
+        } else if (ks && strcmp(ks, "clock") == 0) {
+            char text[64], why[256];
+            if (get_string(&l, v, "clock", text, sizeof(text)))
+                goto fail;
+            if (unit_parse_freq(text, &d->clock_ghz, why, sizeof(why)) < 0) {
+                at(&l, v, "clock", "'%s': %s", text, why);
+                goto fail;
+            }
+            if (d->clock_ghz < 0.1 || d->clock_ghz > 10) {
+                at(&l, v, "clock", "'%s': must be between 0.1GHz and 10GHz", text);
                 goto fail;
             }
         } else if (ks && strcmp(ks, "fit") == 0) {
@@ -327,7 +330,7 @@ cal_data_t *cal_load(const char *path, const cfg_machine_t *m, char *err, size_t
                 d->n_cases++;
             }
         } else {
-            at(&l, k, ks ? ks : "?", "unknown key (machine, fit, cases)");
+            at(&l, k, ks ? ks : "?", "unknown key (machine, clock, fit, cases)");
             goto fail;
         }
     }
@@ -370,12 +373,12 @@ static int metric_of(const cal_case_t *c, const run_result_t *r, double *out, ch
         if (strcmp(r->counters[i].name, ev) != 0)
             continue;
         if (!r->counters[i].supported)
-            return fail(err, errlen, "counter %s is not supported on %s", ev, r->machine);
+            return errbuf_set(err, errlen, "counter %s is not supported on %s", ev, r->machine);
         double lines = (double)r->bytes / 64.0;
         *out = lines > 0 ? (double)r->counters[i].value / lines : 0;
         return 0;
     }
-    return fail(err, errlen, "no counter %s", ev);
+    return errbuf_set(err, errlen, "no counter %s", ev);
 }
 
 typedef struct predict_ctx {
@@ -414,12 +417,12 @@ static int predict_cases(const cfg_machine_t *m, const cal_data_t *d, const bool
     p.why = calloc(d->n_cases ? d->n_cases : 1, sizeof(*p.why));
     int rc = 0;
     if (!p.rc || !p.why)
-        rc = fail(err, errlen, "out of memory");
+        rc = errbuf_set(err, errlen, "out of memory");
     else if (sweep_parallel(d->n_cases, threads, predict_task, &p, NULL, 0, err, errlen))
         rc = -1;
     for (size_t i = 0; rc == 0 && i < d->n_cases; i++)
         if (p.rc[i])
-            rc = fail(err, errlen, "case %s: %s", d->cases[i].id, p.why[i]);
+            rc = errbuf_set(err, errlen, "case %s: %s", d->cases[i].id, p.why[i]);
     free(p.rc);
     free(p.why);
     return rc;
@@ -571,19 +574,19 @@ static int fit_stage(fitctx_t *c, size_t max_iter, cal_result_t *res, char *err,
     gsl_matrix *cov = gsl_matrix_alloc(p, p);
     int rc = -1;
     if (!w || !x || !cov) {
-        fail(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < p; i++)
         gsl_vector_set(x, i, to_x(&d->keys[c->key_index[i]], res->start[c->key_index[i]]));
     if (gsl_multifit_nlinear_init(x, &fdf, w) != GSL_SUCCESS || c->rc) {
-        fail(err, errlen, "%s", c->rc ? c->err : "GSL could not start the fit");
+        errbuf_set(err, errlen, "%s", c->rc ? c->err : "GSL could not start the fit");
         goto done;
     }
     int info = 0;
     int status = gsl_multifit_nlinear_driver(max_iter, 1e-4, 1e-6, 1e-6, NULL, NULL, &info, w);
     if (c->rc) {
-        fail(err, errlen, "%s", c->err);
+        errbuf_set(err, errlen, "%s", c->err);
         goto done;
     }
     (void)status; /* GSL_EMAXITER still leaves the best point found */
@@ -608,7 +611,7 @@ static int fit_stage(fitctx_t *c, size_t max_iter, cal_result_t *res, char *err,
         res->sigma[ki] = sqrt(s2 * gsl_matrix_get(cov, i, i)) * dvdx;
     }
     if (apply(c, xb)) {
-        fail(err, errlen, "%s", c->err);
+        errbuf_set(err, errlen, "%s", c->err);
         goto done;
     }
     rc = 0;
@@ -627,7 +630,7 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
 {
     memset(res, 0, sizeof(*res));
     if (d->n_keys == 0)
-        return fail(err, errlen, "%s: no keys to fit (a fit: section lists them)", d->path);
+        return errbuf_set(err, errlen, "%s: no keys to fit (a fit: section lists them)", d->path);
     /* Every stage with keys needs at least as many fitting cases, and every
      * stage with fitting cases needs keys. */
     size_t budget = 0;
@@ -638,19 +641,19 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
         for (size_t i = 0; i < d->n_cases; i++)
             n += d->cases[i].fit && d->cases[i].stage == st;
         if (p == 0 && n > 0)
-            return fail(err, errlen, "%s: stage %u has %zu fitting cases but no keys to fit",
-                        d->path, st, n);
+            return errbuf_set(err, errlen, "%s: stage %u has %zu fitting cases but no keys to fit",
+                              d->path, st, n);
         if (n < p)
-            return fail(err, errlen,
-                        "%s: stage %u: %zu fitting cases cannot determine %zu parameters", d->path,
-                        st, n, p);
+            return errbuf_set(err, errlen,
+                              "%s: stage %u: %zu fitting cases cannot determine %zu parameters",
+                              d->path, st, n, p);
         budget += p ? max_iter * (p + 2) : 0;
     }
     /* GSL's default handler aborts; its errors come back as status codes */
     gsl_set_error_handler_off();
     fitctx_t *c = calloc(1, sizeof(*c));
     if (!c)
-        return fail(err, errlen, "out of memory");
+        return errbuf_set(err, errlen, "out of memory");
     c->m = m;
     c->d = d;
     c->threads = threads;
@@ -720,8 +723,8 @@ static int find_spans(const char *text, size_t len, const cal_data_t *d, span_t 
     for (;;) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&pr, &ev)) {
-            rc = fail(err, errlen, "YAML error at %zu:%zu", pr.problem_mark.line + 1,
-                      pr.problem_mark.column + 1);
+            rc = errbuf_set(err, errlen, "YAML error at %zu:%zu", pr.problem_mark.line + 1,
+                            pr.problem_mark.column + 1);
             break;
         }
         yaml_event_type_t t = ev.type;
@@ -809,7 +812,7 @@ int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, cons
 {
     FILE *f = fopen(in, "rb");
     if (!f)
-        return fail(err, errlen, "%s: cannot read: %s", in, strerror(errno));
+        return errbuf_set(err, errlen, "%s: cannot read: %s", in, strerror(errno));
     char *text = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -819,7 +822,7 @@ int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, cons
             if (!nt) {
                 free(text);
                 fclose(f);
-                return fail(err, errlen, "out of memory");
+                return errbuf_set(err, errlen, "out of memory");
             }
             text = nt;
         }
@@ -838,8 +841,9 @@ int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, cons
     for (size_t k = 0; k < d->n_keys; k++)
         if (!spans[k].found) {
             free(text);
-            return fail(err, errlen, "%s: key %s is not written in the file (add it, then fit)", in,
-                        d->keys[k].key->path);
+            return errbuf_set(err, errlen,
+                              "%s: key %s is not written in the file (add it, then fit)", in,
+                              d->keys[k].key->path);
         }
     outfile_t *of = outfile_open(out, err, errlen);
     if (!of) {

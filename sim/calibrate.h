@@ -55,6 +55,7 @@ typedef struct cal_key {
 typedef struct cal_data {
     char path[CFG_TEXT_MAX];
     char machine[CFG_NAME_MAX];
+    double clock_ghz; /* clock: the core clock measured with the data, 0 if not given */
     size_t n_cases;
     cal_case_t cases[CAL_CASES_MAX];
     size_t n_keys;

@@ -89,6 +89,7 @@ typedef struct cfg_ctx {
     size_t nsec;
     yaml_mark_t root_mark;
     bool l3_given;
+    double clock_ghz; /* > 0: core.freq is this, not the file's (cfg_machine_load_at_clock) */
 } cfg_ctx_t;
 
 static void err_set(cfg_error_t *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -528,6 +529,11 @@ static int parse_text(cfg_ctx_t *c, const cfg_key_t *k, const char *s, yaml_mark
             return fail(c, mk, k->path, text, "%s", why);
         if (check_bounds(c, k, v, mk, k->path, text, "") < 0)
             return -1;
+        if (c->clock_ghz > 0 && dst == (void *)&c->m->freq_ghz) {
+            v = c->clock_ghz; /* the caller's measured clock replaces the file's */
+            if (check_bounds(c, k, v, mk, k->path, "(clock override)", "") < 0)
+                return -1;
+        }
         memcpy(dst, &v, sizeof(v));
         return 0;
     }
@@ -1133,8 +1139,8 @@ static void yaml_fail(cfg_ctx_t *c, const yaml_parser_t *p, const char *yaml, si
         fail(c, mk, "(yaml)", "(not YAML)", "%s", problem);
 }
 
-cfg_machine_t *cfg_machine_load_string(const char *yaml, size_t len, const char *name,
-                                       cfg_error_t *err)
+static cfg_machine_t *load_string(const char *yaml, size_t len, const char *name, double clock_ghz,
+                                  cfg_error_t *err)
 {
     if (err)
         err->msg[0] = '\0';
@@ -1150,6 +1156,7 @@ cfg_machine_t *cfg_machine_load_string(const char *yaml, size_t len, const char 
     c->file = name ? name : "(machine)";
     c->err = err;
     c->m = m;
+    c->clock_ghz = clock_ghz;
     c->keys = cfg_keys(&c->nkeys);
     if (c->nkeys > CFG_KEYS_MAX) {
         err_set(err, "%s: internal error: key table larger than %d", c->file, CFG_KEYS_MAX);
@@ -1229,7 +1236,18 @@ fail:
     return NULL;
 }
 
+cfg_machine_t *cfg_machine_load_string(const char *yaml, size_t len, const char *name,
+                                       cfg_error_t *err)
+{
+    return load_string(yaml, len, name, 0, err);
+}
+
 cfg_machine_t *cfg_machine_load(const char *path, cfg_error_t *err)
+{
+    return cfg_machine_load_at_clock(path, 0, err);
+}
+
+cfg_machine_t *cfg_machine_load_at_clock(const char *path, double clock_ghz, cfg_error_t *err)
 {
     if (err)
         err->msg[0] = '\0';
@@ -1261,7 +1279,7 @@ cfg_machine_t *cfg_machine_load(const char *path, cfg_error_t *err)
         err_set(err, "%s: not a machine file (larger than %u bytes)", path, CFG_FILE_MAX);
         return NULL;
     }
-    cfg_machine_t *m = cfg_machine_load_string(buf, n, path, err);
+    cfg_machine_t *m = load_string(buf, n, path, clock_ghz, err);
     free(buf);
     return m;
 }

@@ -30,6 +30,12 @@ cfg_machine_t *cfg_machine_load(const char *path, cfg_error_t *err);
 /* The same from a string (name is used in messages in place of the path). */
 cfg_machine_t *cfg_machine_load_string(const char *yaml, size_t len, const char *name,
                                        cfg_error_t *err);
+/* The same as cfg_machine_load(), with the core clock set to clock_ghz
+ * instead of the file's core.freq (0: the file's). Every value the file
+ * gives in ns or GB/s is converted to cycles at that clock, as if the file
+ * said it; values in cycles stay. For a host measured at another clock
+ * (turbo, a loaded host) than the file was written for. */
+cfg_machine_t *cfg_machine_load_at_clock(const char *path, double clock_ghz, cfg_error_t *err);
 void cfg_machine_destroy(cfg_machine_t *m);
 
 /* Resolve --machine NAME|PATH|host to a file path. NAME means

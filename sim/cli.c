@@ -27,25 +27,8 @@
 #include "kernels/callers.h"
 #include "kernels/kernels.h"
 #include "sim/cfg.h"
+#include "sim/errbuf.h"
 #include "sim/units.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-        /* one line, whatever the user or a parser put in it */
-        for (char *p = err; *p; p++)
-            if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                *p = '?';
-    }
-    return CLI_USAGE;
-}
 
 /* A printable, bounded copy of user text for messages. */
 static const char *shown(const char *s, char *buf, size_t len)
@@ -70,12 +53,14 @@ int cli_parse_size(const char *opt, const char *arg, uint64_t *out, char *err, s
     char why[256], a[80];
     uint64_t v = 0;
     if (unit_parse_size(arg, &v, why, sizeof why) != 0)
-        return fail(err, errlen, "%s '%s': %s", opt, shown(arg, a, sizeof a), why);
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "%s '%s': %s", opt, shown(arg, a, sizeof a),
+                             why);
     if (v == 0)
-        return fail(err, errlen, "%s '%s': must be greater than 0", opt, shown(arg, a, sizeof a));
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "%s '%s': must be greater than 0", opt,
+                             shown(arg, a, sizeof a));
     if (v > CLI_SIZE_MAX_BYTES)
-        return fail(err, errlen, "%s '%s': larger than the limit of 1TiB", opt,
-                    shown(arg, a, sizeof a));
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "%s '%s': larger than the limit of 1TiB", opt,
+                             shown(arg, a, sizeof a));
     *out = v;
     return CLI_OK;
 }
@@ -86,10 +71,12 @@ int cli_parse_uint(const char *opt, const char *arg, uint64_t min, uint64_t max,
     char why[256], a[80];
     uint64_t v = 0;
     if (unit_parse_u64(arg, &v, why, sizeof why) != 0)
-        return fail(err, errlen, "%s '%s': %s", opt, shown(arg, a, sizeof a), why);
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "%s '%s': %s", opt, shown(arg, a, sizeof a),
+                             why);
     if (v < min || v > max)
-        return fail(err, errlen, "%s '%s': out of range %llu..%llu", opt, shown(arg, a, sizeof a),
-                    (unsigned long long)min, (unsigned long long)max);
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "%s '%s': out of range %llu..%llu", opt,
+                             shown(arg, a, sizeof a), (unsigned long long)min,
+                             (unsigned long long)max);
     *out = v;
     return CLI_OK;
 }
@@ -108,7 +95,8 @@ int cli_parse_choice(const char *opt, const char *arg, const char *const *names,
         if (w > 0 && (size_t)w < sizeof list - o)
             o += (size_t)w;
     }
-    return fail(err, errlen, "%s '%s': must be one of %s", opt, shown(arg, a, sizeof a), list);
+    return errbuf_set_rc(CLI_USAGE, err, errlen, "%s '%s': must be one of %s", opt,
+                         shown(arg, a, sizeof a), list);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -204,26 +192,27 @@ int cli_getopt_failure(int c, const struct option *opts, int argc, char **argv, 
     char name[80], a[80];
     const char *arg = optind >= 1 && optind - 1 < argc ? argv[optind - 1] : "";
     if (c == ':')
-        return fail(err, errlen, "option '%s' needs a value",
-                    option_name(opts, optopt, name, sizeof name));
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "option '%s' needs a value",
+                             option_name(opts, optopt, name, sizeof name));
     if (optopt > 0 && optopt < 0x80)
-        return fail(err, errlen, "unrecognized option '-%c'", optopt);
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "unrecognized option '-%c'", optopt);
     if (optopt >= 0x100)
-        return fail(err, errlen, "option '%s' takes no value",
-                    option_name(opts, optopt, name, sizeof name));
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "option '%s' takes no value",
+                             option_name(opts, optopt, name, sizeof name));
     /* unknown or ambiguous long option: show it without any "=value" */
     shown(arg, a, sizeof a);
     char *eq = strchr(a, '=');
     if (eq)
         *eq = '\0';
-    return fail(err, errlen, "unrecognized option '%s'", a);
+    return errbuf_set_rc(CLI_USAGE, err, errlen, "unrecognized option '%s'", a);
 }
 
 int cli_leftover_args(int argc, char **argv, char *err, size_t errlen)
 {
     char a[80];
     if (optind < argc)
-        return fail(err, errlen, "unexpected argument '%s'", shown(argv[optind], a, sizeof a));
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "unexpected argument '%s'",
+                             shown(argv[optind], a, sizeof a));
     return CLI_OK;
 }
 
@@ -253,7 +242,8 @@ static int parse_page(const char *arg, uint64_t *out, char *err, size_t errlen)
     if (rc != CLI_OK)
         return rc;
     if (v != (4ull << 10) && v != (2ull << 20) && v != (1ull << 30))
-        return fail(err, errlen, "--page '%s': must be 4KB, 2MB or 1GB", shown(arg, a, sizeof a));
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "--page '%s': must be 4KB, 2MB or 1GB",
+                             shown(arg, a, sizeof a));
     *out = v;
     return CLI_OK;
 }
@@ -262,8 +252,9 @@ static int parse_function(const char *arg, char *dst, size_t len, char *err, siz
 {
     char a[80];
     if (strlen(arg) >= len || kern_find(arg) == NULL)
-        return fail(err, errlen, "--function '%s': unknown function; see 'clearsim functions'",
-                    shown(arg, a, sizeof a));
+        return errbuf_set_rc(CLI_USAGE, err, errlen,
+                             "--function '%s': unknown function; see 'clearsim functions'",
+                             shown(arg, a, sizeof a));
     memcpy(dst, arg, strlen(arg) + 1);
     return CLI_OK;
 }
@@ -277,10 +268,12 @@ static int run_option(int c, const char *arg, cli_run_t *r, bool *chunk_given, c
     switch (c) {
     case OPT_MACHINE:
         if (arg[0] == '\0')
-            return fail(err, errlen, "--machine '': give a machine name, a file or 'host'");
+            return errbuf_set_rc(CLI_USAGE, err, errlen,
+                                 "--machine '': give a machine name, a file or 'host'");
         if (strlen(arg) >= sizeof r->machine)
-            return fail(err, errlen, "--machine: argument longer than %zu characters",
-                        sizeof r->machine - 1);
+            return errbuf_set_rc(CLI_USAGE, err, errlen,
+                                 "--machine: argument longer than %zu characters",
+                                 sizeof r->machine - 1);
         memcpy(r->machine, arg, strlen(arg) + 1);
         return CLI_OK;
     case OPT_WORKLOAD:
@@ -355,17 +348,19 @@ static int run_option(int c, const char *arg, cli_run_t *r, bool *chunk_given, c
         return CLI_OK;
     case OPT_OUTPUT:
         if (arg[0] == '\0')
-            return fail(err, errlen, "--output '': give a file name, or '-' for standard output");
+            return errbuf_set_rc(CLI_USAGE, err, errlen,
+                                 "--output '': give a file name, or '-' for standard output");
         if (strlen(arg) >= sizeof r->output)
-            return fail(err, errlen, "--output: argument longer than %zu characters",
-                        sizeof r->output - 1);
+            return errbuf_set_rc(CLI_USAGE, err, errlen,
+                                 "--output: argument longer than %zu characters",
+                                 sizeof r->output - 1);
         memcpy(r->output, arg, strlen(arg) + 1);
         return CLI_OK;
     case 'q':
         r->quiet = true;
         return CLI_OK;
     default:
-        return fail(err, errlen, "internal: unhandled option %d", c);
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "internal: unhandled option %d", c);
     }
 }
 
@@ -400,7 +395,8 @@ int cli_run_set(cli_run_t *r, const char *key, const char *value, char *err, siz
         bool chunk_given = false; /* --chunk <= --size is wl_validate()'s here */
         return run_option(o->val, value ? value : "", r, &chunk_given, err, errlen);
     }
-    return fail(err, errlen, "unknown run option '%s'", shown(key ? key : "", a, sizeof a));
+    return errbuf_set_rc(CLI_USAGE, err, errlen, "unknown run option '%s'",
+                         shown(key ? key : "", a, sizeof a));
 }
 
 int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errlen)
@@ -432,10 +428,12 @@ int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errle
         char k[32], z[32];
         unit_format_size(s->chunk_bytes, k, sizeof k);
         unit_format_size(s->size_bytes, z, sizeof z);
-        return fail(err, errlen, "--chunk (%s) is larger than --size (%s)", k, z);
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "--chunk (%s) is larger than --size (%s)", k,
+                             z);
     }
     if (out->machine[0] == '\0')
-        return fail(err, errlen, "--machine is required; see 'clearsim machines'");
+        return errbuf_set_rc(CLI_USAGE, err, errlen,
+                             "--machine is required; see 'clearsim machines'");
     return CLI_OK;
 }
 
@@ -480,7 +478,8 @@ int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t
         char k[32], z[32];
         unit_format_size(s->chunk_bytes, k, sizeof k);
         unit_format_size(s->size_bytes, z, sizeof z);
-        return fail(err, errlen, "--chunk (%s) is larger than --size (%s)", k, z);
+        return errbuf_set_rc(CLI_USAGE, err, errlen, "--chunk (%s) is larger than --size (%s)", k,
+                             z);
     }
     return CLI_OK;
 }

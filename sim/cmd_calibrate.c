@@ -177,6 +177,18 @@ int cmd_calibrate_main(int argc, char **argv)
         cfg_machine_destroy(m);
         return 1;
     }
+    double file_ghz = m->freq_ghz;
+    if (d->clock_ghz > 0 && d->clock_ghz != file_ghz) {
+        /* the data was measured at its own clock: predict it there (values
+         * in cycles stay, ns and GB/s convert at that clock) */
+        cfg_machine_destroy(m);
+        m = cfg_machine_load_at_clock(path, d->clock_ghz, &ce);
+        if (!m) {
+            errorf("%s", ce.msg);
+            cal_destroy(d);
+            return 1;
+        }
+    }
     static cal_result_t res;
     int rc = 0;
     if (check) {
@@ -194,6 +206,9 @@ int cmd_calibrate_main(int argc, char **argv)
 
     printf("# %s %s: %s on %s (%zu cases)\n", check ? "check" : "calibration", m->name, data, path,
            d->n_cases);
+    if (m->freq_ghz != file_ghz)
+        printf("# predicted at the data's clock, %g GHz (the machine file says %g GHz)\n",
+               m->freq_ghz, file_ghz);
     printf("%-28s %-4s %-26s %10s %10s %10s %8s\n", "case", "set", "metric", "measured",
            check ? "predicted" : "before", check ? "" : "after", "error");
     bool outside = false;

@@ -15,6 +15,11 @@
  *    predicted-vs-native` draws; --emit-data writes the measurements as a
  *    calibration data file for `clearsim calibrate` (every third case in
  *    the validation set).
+ *  - The core clock is the host's state (turbo, other tenants' load), not
+ *    the machine's: it is measured (host_measure_core_ghz) between native
+ *    cases, and each case is predicted at the mean of the measurements
+ *    before and after it (--clock file: at the file's core.freq).
+ *    --emit-data records the mean over the cases as the data's clock.
  *  - Progress and ETA on stderr only when it is a terminal.
  */
 #include <getopt.h>
@@ -43,12 +48,15 @@
 
 #define XC_CASES_MAX 512
 #define GIB          (1024.0 * 1024.0 * 1024.0)
+#define CLOCK_TRIALS 8 /* host_measure_core_ghz trials between native cases (~45 ms) */
 
 typedef struct xc_case {
     char id[64];
     char args[256]; /* the equivalent `clearsim run` options */
     wl_spec_t spec;
     double measured, ci95, predicted;
+    double clock_ghz;        /* the core clock measured around its native run, 0: not measured */
+    double predicted_at_ghz; /* the clock the model ran at */
     bool skipped;
     bool model_failed; /* why says why */
     char why[160];
@@ -73,6 +81,9 @@ void cmd_crosscheck_usage(FILE *out)
           "  --cpu N                   CPU to pin native runs to\n"
           "  --threads N               model predictions at once, after every native run\n"
           "                            (1..16; default: online CPUs)\n"
+          "  --clock measured|file     the core clock to predict each case at: the host's,\n"
+          "                            measured before and after its native run (default),\n"
+          "                            or the machine file's core.freq\n"
           "  --output FILE.csv         write the table as CSV (atomically)\n"
           "  --emit-data FILE.yaml     write the measurements as calibration data\n"
           "  -q, --quiet               no progress on stderr\n",
@@ -183,6 +194,8 @@ static size_t build_sweep(const cfg_machine_t *m, const host_info_t *h, bool qui
  * sweep pool). A task writes only its own case. */
 typedef struct xc_pool {
     const cfg_machine_t *m;
+    const char *path;  /* m's file, reloaded at a case's clock */
+    bool at_own_clock; /* predict each case at its measured clock */
     xc_case_t *cs;
 } xc_pool_t;
 
@@ -193,11 +206,43 @@ static void xc_task(void *ctx, size_t i)
     static __thread run_result_t res; /* large: one per thread, not on the stack */
     if (c->skipped)
         return;
-    if (run_predict(p->m, &c->spec, NULL, &res, c->why, sizeof(c->why))) {
-        c->model_failed = true;
-        return;
+    const cfg_machine_t *m = p->m;
+    cfg_machine_t *mc = NULL;
+    if (p->at_own_clock && c->clock_ghz > 0) {
+        cfg_error_t ce = {{0}};
+        if (!(mc = cfg_machine_load_at_clock(p->path, c->clock_ghz, &ce))) {
+            snprintf(c->why, sizeof(c->why), "%.*s", (int)sizeof(c->why) - 1, ce.msg);
+            c->model_failed = true;
+            return;
+        }
+        m = mc;
     }
-    c->predicted = res.bytes_per_sec / GIB;
+    c->predicted_at_ghz = m->freq_ghz;
+    if (run_predict(m, &c->spec, NULL, &res, c->why, sizeof(c->why)))
+        c->model_failed = true;
+    else
+        c->predicted = res.bytes_per_sec / GIB;
+    cfg_machine_destroy(mc);
+}
+
+/* The range and mean of the cases' measured clocks; 0 when none was measured. */
+static double clock_range(const xc_case_t *cs, size_t n, double *lo, double *hi)
+{
+    double sum = 0;
+    size_t k = 0;
+    *lo = INFINITY;
+    *hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cs[i].skipped || !(cs[i].clock_ghz > 0))
+            continue;
+        sum += cs[i].clock_ghz;
+        k++;
+        *lo = fmin(*lo, cs[i].clock_ghz);
+        *hi = fmax(*hi, cs[i].clock_ghz);
+    }
+    if (k == 0)
+        *lo = 0;
+    return k ? sum / (double)k : 0;
 }
 
 /* Median of v[0..n) (sorts v), NAN when empty: GSL's sort and median. */
@@ -220,18 +265,18 @@ static int write_csv(const char *path, const xc_case_t *cs, size_t n, const char
     FILE *f = outfile_fp(of);
     fprintf(f, "case,machine,workload,function,caller,page_bytes,size_bytes,chunk_bytes,loops,"
                "fill,measured_bytes_per_sec,measured_ci95_bytes_per_sec,predicted_bytes_per_sec,"
-               "error_pct\n");
+               "error_pct,predicted_at_ghz\n");
     for (size_t i = 0; i < n; i++) {
         const xc_case_t *c = &cs[i];
         if (c->skipped)
             continue;
         const wl_spec_t *s = &c->spec;
-        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f\n", c->id, machine,
+        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f,%.3f\n", c->id, machine,
                 wl_kind_name(s->kind), s->function, wl_caller_name(s->caller),
                 (unsigned long long)s->page_bytes, (unsigned long long)s->size_bytes,
                 (unsigned long long)(s->chunk_bytes ? s->chunk_bytes : s->size_bytes), s->loops,
                 s->fill, c->measured * GIB, c->ci95 * GIB, c->predicted * GIB,
-                100 * (c->predicted - c->measured) / c->measured);
+                100 * (c->predicted - c->measured) / c->measured, c->predicted_at_ghz);
     }
     if (outfile_commit(of, err, sizeof(err))) {
         errorf("%s", err);
@@ -258,15 +303,25 @@ static int write_data(const char *path, const xc_case_t *cs, size_t n, const cha
             last->kernel_version);
     fprintf(f, "# Each value is the mean GB/sec (2^30 B/s) of the timed runs; every third\n"
                "# case is kept for validation. Add a fit: section to calibrate with it.\n");
-    fprintf(f, "machine: %s\n\ncases:\n", machine);
+    fprintf(f, "machine: %s\n", machine);
+    double lo, hi, mean = clock_range(cs, n, &lo, &hi);
+    if (mean > 0)
+        fprintf(f,
+                "clock: %.2fGHz  # the host's core clock (dependent adds) around the native runs, "
+                "%.2f..%.2f GHz: calibrate predicts these cases at their mean\n",
+                mean, lo, hi);
+    fprintf(f, "\ncases:\n");
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const xc_case_t *c = &cs[i];
         if (c->skipped)
             continue;
         fprintf(f, "  - id: %s\n    set: %s\n", c->id, k % 3 == 2 ? "validate" : "fit");
-        fprintf(f, "    source: \"native run on %s, %s, +- %.3f GB/s (95%% CI)\"\n", date,
-                last->host_model, c->ci95);
+        char at[32] = "";
+        if (c->clock_ghz > 0)
+            snprintf(at, sizeof(at), ", core at %.2f GHz", c->clock_ghz);
+        fprintf(f, "    source: \"native run on %s, %s%s, +- %.3f GB/s (95%% CI)\"\n", date,
+                last->host_model, at, c->ci95);
         fprintf(f, "    args: %s\n    value: %.4f\n    tolerance: 0.30\n", c->args, c->measured);
         k++;
     }
@@ -287,12 +342,13 @@ int cmd_crosscheck_main(int argc, char **argv)
         {"threads", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},
         {"emit-data", required_argument, NULL, 'e'},
+        {"clock", required_argument, NULL, 'C'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *machine = NULL, *outp = NULL, *datap = NULL;
-    bool quick = false, quiet = false;
+    bool quick = false, quiet = false, clock_measured = true;
     long repeat = 3, cpu = -1, threads = sysconf(_SC_NPROCESSORS_ONLN);
     optind = 0;
     opterr = 0;
@@ -328,6 +384,13 @@ int cmd_crosscheck_main(int argc, char **argv)
             break;
         case 'e':
             datap = optarg;
+            break;
+        case 'C':
+            if (strcmp(optarg, "measured") && strcmp(optarg, "file")) {
+                errorf("--clock %s: expected measured or file", optarg);
+                return 2;
+            }
+            clock_measured = strcmp(optarg, "measured") == 0;
             break;
         case 'q':
             quiet = true;
@@ -384,6 +447,8 @@ int cmd_crosscheck_main(int argc, char **argv)
 
     /* Every native run first, on a quiet machine; then the predictions, in
      * parallel: a prediction running beside a native run would disturb it. */
+    /* the clock before each native case; the last one's "after" is taken below */
+    double ghz_before = host_measure_core_ghz(CLOCK_TRIALS);
     progress_t *pg = progress_create("crosscheck native", n, !quiet);
     static native_result_t nr;
     for (size_t i = 0; i < n; i++) {
@@ -407,9 +472,15 @@ int cmd_crosscheck_main(int argc, char **argv)
         }
         c->measured = nr.bytes_per_sec.mean / GIB;
         c->ci95 = nr.bytes_per_sec.ci95 / GIB;
+        double ghz_after = host_measure_core_ghz(CLOCK_TRIALS);
+        if (ghz_before > 0 && ghz_after > 0)
+            c->clock_ghz = (ghz_before + ghz_after) / 2;
+        ghz_before = ghz_after;
     }
     progress_destroy(pg);
-    xc_pool_t xp = {.m = m, .cs = cs};
+    /* the clock is the host's state, not the machine's: each case is
+     * predicted at the clock measured around its native run */
+    xc_pool_t xp = {.m = m, .path = path, .at_own_clock = clock_measured, .cs = cs};
     pg = progress_create("crosscheck model", n, !quiet);
     int prc = sweep_parallel(n, (unsigned)threads, xc_task, &xp, pg, 0, err, sizeof(err));
     progress_destroy(pg);
@@ -428,7 +499,22 @@ int cmd_crosscheck_main(int argc, char **argv)
     }
 
     printf("# crosscheck: host '%s' natively vs model '%s' (%s)\n", h.model_name, m->name, path);
-    printf("%-28s %12s %10s %12s %8s\n", "case", "measured", "+-95%", "predicted", "error");
+    double clo, chi, cmean = clock_range(cs, n, &clo, &chi);
+    if (cmean > 0 && clock_measured)
+        printf("# core clock: %.2f..%.2f GHz around the native runs (mean %.2f); the machine file "
+               "says %.2f GHz; each case is predicted at its own (column GHz; --clock file: at "
+               "the file's)\n",
+               clo, chi, cmean, m->freq_ghz);
+    else if (cmean > 0)
+        printf("# core clock: %.2f..%.2f GHz around the native runs (mean %.2f); predicted at "
+               "the machine file's %.2f GHz (--clock file)\n",
+               clo, chi, cmean, m->freq_ghz);
+    else
+        printf("# core clock: not measurable on this host; predicted at the machine file's "
+               "%.2f GHz\n",
+               m->freq_ghz);
+    printf("%-28s %12s %10s %12s %8s %6s\n", "case", "measured", "+-95%", "predicted", "error",
+           "GHz");
     double errs[XC_CASES_MAX];
     size_t ne = 0;
     double worst = 0;
@@ -448,8 +534,8 @@ int cmd_crosscheck_main(int argc, char **argv)
         char ci[32] = "-"; /* one timed run has no interval */
         if (isfinite(c->ci95))
             snprintf(ci, sizeof(ci), "%.3f", c->ci95);
-        printf("%-28s %12.3f %10s %12.3f %+7.1f%%\n", c->id, c->measured, ci, c->predicted,
-               100 * e);
+        printf("%-28s %12.3f %10s %12.3f %+7.1f%% %6.2f\n", c->id, c->measured, ci, c->predicted,
+               100 * e, c->predicted_at_ghz);
     }
     double med = median(errs, ne);
     printf("summary: %zu cases, median |error| %.1f%%, max |error| %.1f%% (%s)\n", ne, 100 * med,

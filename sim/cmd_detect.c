@@ -145,7 +145,7 @@ int cmd_detect(int argc, char **argv)
         errorf("%s", err);
         goto out;
     }
-    h->core_ghz = host_measure_core_ghz();
+    h->core_ghz = host_measure_core_ghz(24);
     if (base) {
         cfg_error_t cerr = {{0}};
         if (cfg_machine_resolve(base, path, sizeof path, &cerr) != 0) {

@@ -42,6 +42,7 @@
 #include "sim/cmd_common.h"
 #include "sim/cli.h"
 #include "sim/cmd_tools.h"
+#include "sim/errbuf.h"
 #include "sim/outfile.h"
 #include "sim/units.h"
 
@@ -54,16 +55,6 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 #endif
 
 #define errorf(...) cmd_errorf("plot", __VA_ARGS__)
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 typedef enum plot_kind { K_THROUGHPUT = 0, K_PVN, K_TUNING, K_MACHINES } plot_kind_t;
 static const char *const kind_names[] = {"throughput", "predicted-vs-native", "tuning", "machines",
@@ -208,7 +199,7 @@ static int csv_read(const char *path, csv_t *c, char *err, size_t errlen)
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "r");
     if (!f)
-        return fail(err, errlen, "--input %s: %s", path, strerror(errno));
+        return errbuf_set(err, errlen, "--input %s: %s", path, strerror(errno));
     char *line = NULL;
     size_t cap = 0, lineno = 0, rcap = 0;
     ssize_t got;
@@ -220,14 +211,14 @@ static int csv_read(const char *path, csv_t *c, char *err, size_t errlen)
         if (got == 0)
             continue;
         if (strlen(line) != (size_t)got) {
-            rc = fail(err, errlen, "%s:%zu: a NUL byte (not a csv file)", path, lineno);
+            rc = errbuf_set(err, errlen, "%s:%zu: a NUL byte (not a csv file)", path, lineno);
             break;
         }
         char **fields = NULL;
         const char *why;
         long nf = split_line(line, &fields, &why);
         if (nf < 0) {
-            rc = fail(err, errlen, "%s:%zu: %s", path, lineno, why);
+            rc = errbuf_set(err, errlen, "%s:%zu: %s", path, lineno, why);
             break;
         }
         if (!c->header) {
@@ -239,8 +230,8 @@ static int csv_read(const char *path, csv_t *c, char *err, size_t errlen)
             for (long i = 0; i < nf; i++)
                 free(fields[i]);
             free(fields);
-            rc = fail(err, errlen, "%s:%zu: %ld fields, the header has %zu", path, lineno, nf,
-                      c->ncol);
+            rc = errbuf_set(err, errlen, "%s:%zu: %ld fields, the header has %zu", path, lineno, nf,
+                            c->ncol);
             break;
         }
         if (c->nrow == rcap) {
@@ -255,7 +246,7 @@ static int csv_read(const char *path, csv_t *c, char *err, size_t errlen)
                 for (long i = 0; i < nf; i++)
                     free(fields[i]);
                 free(fields);
-                rc = fail(err, errlen, "out of memory");
+                rc = errbuf_set(err, errlen, "out of memory");
                 break;
             }
         }
@@ -263,9 +254,9 @@ static int csv_read(const char *path, csv_t *c, char *err, size_t errlen)
         c->rows[c->nrow++] = fields;
     }
     if (rc == 0 && ferror(f))
-        rc = fail(err, errlen, "--input %s: read error", path);
+        rc = errbuf_set(err, errlen, "--input %s: read error", path);
     if (rc == 0 && !c->header)
-        rc = fail(err, errlen, "%s: empty file (no header)", path);
+        rc = errbuf_set(err, errlen, "%s: empty file (no header)", path);
     free(line);
     fclose(f);
     if (rc != 0)
@@ -300,8 +291,8 @@ static int need_col(const plot_in_t *in, const char *name, const char *kind, ssi
 {
     *col = csv_col(in->c, name);
     if (*col < 0)
-        return fail(err, errlen, "%s:1: no '%s' column (needed by --kind %s)", in->path, name,
-                    kind);
+        return errbuf_set(err, errlen, "%s:1: no '%s' column (needed by --kind %s)", in->path, name,
+                          kind);
     return 0;
 }
 
@@ -312,8 +303,8 @@ static int num(const plot_in_t *in, size_t r, ssize_t col, double *v, char *err,
     errno = 0;
     *v = strtod(s, &end);
     if (s[0] == '\0' || *end != '\0' || errno || !isfinite(*v))
-        return fail(err, errlen, "%s:%zu: column %s: '%.40s' is not a number", in->path,
-                    in->c->lineno[r], in->c->header[col], s);
+        return errbuf_set(err, errlen, "%s:%zu: column %s: '%.40s' is not a number", in->path,
+                          in->c->lineno[r], in->c->header[col], s);
     return 0;
 }
 
@@ -370,7 +361,7 @@ static int write_series(FILE *f, const plot_in_t *in, ssize_t ka, ssize_t kb, in
     size_t ns = 0;
     pt_t *pts = malloc((in->c->nrow ? in->c->nrow : 1) * sizeof *pts);
     if (!pts)
-        return fail(err, errlen, "out of memory");
+        return errbuf_set(err, errlen, "out of memory");
     /* series keys in first-seen order */
     for (size_t r = 0; r < in->c->nrow; r++) {
         if (!row_ok(in, r))
@@ -383,7 +374,7 @@ static int write_series(FILE *f, const plot_in_t *in, ssize_t ka, ssize_t kb, in
         if (i == ns) {
             if (ns == SERIES_MAX) {
                 free(pts);
-                return fail(err, errlen, "%s: more than %d series", in->path, SERIES_MAX);
+                return errbuf_set(err, errlen, "%s: more than %d series", in->path, SERIES_MAX);
             }
             va[ns] = a;
             vb[ns++] = b;
@@ -422,8 +413,8 @@ static int write_series(FILE *f, const plot_in_t *in, ssize_t ka, ssize_t kb, in
     free(pts);
     *nseries = ns;
     if (ns == 0)
-        return fail(err, errlen, "%s: no rows to plot (every row is empty or has an error)",
-                    in->path);
+        return errbuf_set(err, errlen, "%s: no rows to plot (every row is empty or has an error)",
+                          in->path);
     return 0;
 }
 
@@ -444,8 +435,8 @@ static int row_xyz(const plot_in_t *in, size_t r, pt_t *p, char *err, size_t err
         num(in, r, g_z, &p->z, err, errlen))
         return -1;
     if (!(p->y > 0) || !(p->z > 0))
-        return fail(err, errlen, "%s:%zu: times must be greater than 0", in->path,
-                    in->c->lineno[r]);
+        return errbuf_set(err, errlen, "%s:%zu: times must be greater than 0", in->path,
+                          in->c->lineno[r]);
     return 0;
 }
 
@@ -576,11 +567,12 @@ static int write_data(FILE *f, plot_kind_t kind, const plot_in_t *in, size_t *ns
         }
         *nseries = 1;
         if (n == 0)
-            return fail(err, errlen, "%s: no rows to plot (every row has an error)", in->path);
+            return errbuf_set(err, errlen, "%s: no rows to plot (every row has an error)",
+                              in->path);
         return 0;
     }
     }
-    return fail(err, errlen, "internal: unknown kind");
+    return errbuf_set(err, errlen, "internal: unknown kind");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -629,7 +621,7 @@ static int run_gnuplot(const char *prog, const char *script, const char *vars, c
 {
     pid_t pid = fork();
     if (pid < 0)
-        return fail(err, errlen, "cannot start gnuplot: %s", strerror(errno));
+        return errbuf_set(err, errlen, "cannot start gnuplot: %s", strerror(errno));
     if (pid == 0) {
         FILE *lf = freopen(logf, "w", stderr);
         (void)lf;
@@ -642,7 +634,7 @@ static int run_gnuplot(const char *prog, const char *script, const char *vars, c
     int st = 0;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
-            return fail(err, errlen, "waiting for gnuplot: %s", strerror(errno));
+            return errbuf_set(err, errlen, "waiting for gnuplot: %s", strerror(errno));
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return 0;
     char msg[300] = "";
@@ -661,16 +653,16 @@ static int run_gnuplot(const char *prog, const char *script, const char *vars, c
         fclose(lf);
     }
     if (WIFEXITED(st))
-        return fail(err, errlen, "gnuplot failed (exit %d)%s%s", WEXITSTATUS(st),
-                    msg[0] ? ": " : "", msg);
-    return fail(err, errlen, "gnuplot was killed by signal %d", WTERMSIG(st));
+        return errbuf_set(err, errlen, "gnuplot failed (exit %d)%s%s", WEXITSTATUS(st),
+                          msg[0] ? ": " : "", msg);
+    return errbuf_set(err, errlen, "gnuplot was killed by signal %d", WTERMSIG(st));
 }
 
 static int copy_out(const char *from, const char *to, char *err, size_t errlen)
 {
     FILE *in = fopen(from, "rb");
     if (!in)
-        return fail(err, errlen, "gnuplot wrote no image");
+        return errbuf_set(err, errlen, "gnuplot wrote no image");
     outfile_t *of = outfile_open(to, err, errlen);
     if (!of) {
         fclose(in);
@@ -687,9 +679,9 @@ static int copy_out(const char *from, const char *to, char *err, size_t errlen)
     fclose(in);
     if (bad || total == 0) {
         outfile_abort(of);
-        return fail(err, errlen,
-                    total == 0 ? "gnuplot wrote an empty image"
-                               : "cannot copy the image to --output");
+        return errbuf_set(err, errlen,
+                          total == 0 ? "gnuplot wrote an empty image"
+                                     : "cannot copy the image to --output");
     }
     return outfile_commit(of, err, errlen);
 }
@@ -805,7 +797,7 @@ int cmd_plot_main(int argc, char **argv)
     }
     int wr = write_data(df, (plot_kind_t)kind, &in, &nseries, extra, sizeof extra, err, sizeof err);
     if (fclose(df) != 0 && wr == 0)
-        wr = fail(err, sizeof err, "cannot write %s", datafile);
+        wr = errbuf_set(err, sizeof err, "cannot write %s", datafile);
     if (wr != 0) {
         errorf("%s", err);
         goto cleanup;

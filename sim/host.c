@@ -700,13 +700,13 @@ static uint64_t add_chain(uint64_t n, uint64_t x)
     return x;
 }
 
-double host_measure_core_ghz(void)
+double host_measure_core_ghz(unsigned trials)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
     const uint64_t n = 1u << 20;              /* 16 Mi cycles: ~5 ms at 3 GHz */
     volatile uint64_t sink = add_chain(n, 1); /* wake the core up */
     double best = 0;
-    for (int trial = 0; trial < 24; trial++) {
+    for (unsigned trial = 0; trial < trials; trial++) {
         double t0 = mono_seconds();
         sink = add_chain(n, sink);
         double dt = mono_seconds() - t0;
@@ -716,6 +716,7 @@ double host_measure_core_ghz(void)
     (void)sink;
     return best / 1e9;
 #else
+    (void)trials;
     return 0;
 #endif
 }

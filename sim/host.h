@@ -79,9 +79,10 @@ int host_detect(host_info_t *h, char *err, size_t errlen);
 /* Measure the clock the core runs at while it works: a chain of dependent
  * register adds (one cycle each on every core clearsim knows; adds of an
  * immediate are avoided, as some cores execute those at rename) timed with
- * CLOCK_MONOTONIC, best of 24 trials of 16 Mi cycles (~5 ms each), pinned to no CPU. Returns
- * GHz, or 0 when the ISA has no such loop here. Takes ~0.2 s. */
-double host_measure_core_ghz(void);
+ * CLOCK_MONOTONIC, the best of `trials` trials of 16 Mi cycles (~5 ms each),
+ * pinned to no CPU. Returns GHz, or 0 when the ISA has no such loop here.
+ * detect takes 24 trials (~0.2 s); crosscheck 8 around each native case. */
+double host_measure_core_ghz(unsigned trials);
 
 /* Size of the cache at level (data or unified), or 0 if unknown. */
 uint64_t host_cache_bytes(const host_info_t *h, uint32_t level);

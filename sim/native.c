@@ -53,6 +53,7 @@
 
 #include "kernels/callers.h"
 #include "kernels/kernels.h"
+#include "sim/errbuf.h"
 #include "sim/host.h"
 #include "sim/progress.h"
 #include "sim/units.h"
@@ -67,20 +68,6 @@
 #define PAGE_4K (4ull << 10)
 #define PAGE_2M (2ull << 20)
 #define PAGE_1G (1ull << 30)
-
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
 
 static double now_s(void)
 {
@@ -299,18 +286,19 @@ static int choose_pages(const wl_spec_t *s, const host_info_t *h, pages_t *p, na
     char sz[32];
     unit_format_size(s->page_bytes, sz, sizeof sz);
     if (!hugepage_size_exists(h, s->page_bytes))
-        return fail(err, errlen, NATIVE_ENOTSUP,
-                    "--page %s: this kernel offers no %" PRIu64
-                    "kB hugetlb pages (no /sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB)%s",
-                    sz, kb, kb, s->page_bytes == PAGE_2M ? " and THP is off" : "");
+        return errbuf_set_rc(NATIVE_ENOTSUP, err, errlen,
+                             "--page %s: this kernel offers no %" PRIu64
+                             "kB hugetlb pages (no /sys/kernel/mm/hugepages/hugepages-%" PRIu64
+                             "kB)%s",
+                             sz, kb, kb, s->page_bytes == PAGE_2M ? " and THP is off" : "");
     uint64_t want = hugepage_total(h, s->page_bytes) + (need - free_pages);
-    return fail(err, errlen, NATIVE_ENOTSUP,
-                "--page %s: %" PRIu64 " free %" PRIu64 "kB hugetlb pages, %" PRIu64
-                " needed%s%s%s; reserve them with 'echo %" PRIu64
-                " > /sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB/nr_hugepages'",
-                sz, free_pages, kb, need, s->page_bytes == PAGE_2M ? " and THP is '" : "",
-                s->page_bytes == PAGE_2M ? thp_or_unknown(h) : "",
-                s->page_bytes == PAGE_2M ? "'" : "", want, kb);
+    return errbuf_set_rc(NATIVE_ENOTSUP, err, errlen,
+                         "--page %s: %" PRIu64 " free %" PRIu64 "kB hugetlb pages, %" PRIu64
+                         " needed%s%s%s; reserve them with 'echo %" PRIu64
+                         " > /sys/kernel/mm/hugepages/hugepages-%" PRIu64 "kB/nr_hugepages'",
+                         sz, free_pages, kb, need, s->page_bytes == PAGE_2M ? " and THP is '" : "",
+                         s->page_bytes == PAGE_2M ? thp_or_unknown(h) : "",
+                         s->page_bytes == PAGE_2M ? "'" : "", want, kb);
 }
 
 typedef struct region {
@@ -341,9 +329,10 @@ static int region_map(region_t *g, uint64_t bytes, const pages_t *pg, bool popul
         int e = errno;
         g->base = NULL;
         unit_format_size(bytes, sz, sizeof sz);
-        return fail(err, errlen, pg->mode == NATIVE_PAGE_HUGETLB ? NATIVE_ENOTSUP : -1,
-                    "cannot map %s%s: %s", sz,
-                    pg->mode == NATIVE_PAGE_HUGETLB ? " of hugetlb pages" : "", strerror(e));
+        return errbuf_set_rc(pg->mode == NATIVE_PAGE_HUGETLB ? NATIVE_ENOTSUP : -1, err, errlen,
+                             "cannot map %s%s: %s", sz,
+                             pg->mode == NATIVE_PAGE_HUGETLB ? " of hugetlb pages" : "",
+                             strerror(e));
     }
     uintptr_t a = (uintptr_t)g->base;
     if (pg->mode == NATIVE_PAGE_THP)
@@ -358,15 +347,16 @@ static int region_map(region_t *g, uint64_t bytes, const pages_t *pg, bool popul
         int e = errno;
         munmap(g->base, g->len);
         g->base = NULL;
-        return fail(err, errlen, NATIVE_ENOTSUP, "madvise(MADV_HUGEPAGE) failed: %s", strerror(e));
+        return errbuf_set_rc(NATIVE_ENOTSUP, err, errlen, "madvise(MADV_HUGEPAGE) failed: %s",
+                             strerror(e));
     }
     if (populate && madvise(g->p, len, MADV_POPULATE_WRITE) != 0) {
         int e = errno;
         munmap(g->base, g->len);
         g->base = NULL;
-        return fail(err, errlen, e == EINVAL ? NATIVE_ENOTSUP : -1,
-                    "madvise(MADV_POPULATE_WRITE) failed: %s%s", strerror(e),
-                    e == EINVAL ? " (it needs Linux 5.14 or later)" : "");
+        return errbuf_set_rc(e == EINVAL ? NATIVE_ENOTSUP : -1, err, errlen,
+                             "madvise(MADV_POPULATE_WRITE) failed: %s%s", strerror(e),
+                             e == EINVAL ? " (it needs Linux 5.14 or later)" : "");
     }
     return 0;
 }
@@ -668,19 +658,21 @@ static int verify_memset(wl_native_t *w, native_result_t *r, char *err, size_t e
     const unsigned char want = w->k->zero_only ? 0 : w->fill;
     size_t bad = first_not(w->buf.p, n, want);
     if (bad != n)
-        return fail(err, errlen, -1,
-                    "verification failed: after the timed runs, byte %zu of the buffer is 0x%02x, "
-                    "expected the fill 0x%02x",
-                    bad, w->buf.p[bad], want);
+        return errbuf_set_rc(
+            -1, err, errlen,
+            "verification failed: after the timed runs, byte %zu of the buffer is 0x%02x, "
+            "expected the fill 0x%02x",
+            bad, w->buf.p[bad], want);
     /* Poison with the complement, then one more pass must rewrite every byte. */
     memset(w->buf.p, want ^ 0xff, n);
     memset_pass(w);
     bad = first_not(w->buf.p, n, want);
     if (bad != n)
-        return fail(err, errlen, -1,
-                    "verification failed: after a pass over a poisoned buffer, byte %zu is 0x%02x, "
-                    "expected 0x%02x",
-                    bad, w->buf.p[bad], want);
+        return errbuf_set_rc(
+            -1, err, errlen,
+            "verification failed: after a pass over a poisoned buffer, byte %zu is 0x%02x, "
+            "expected 0x%02x",
+            bad, w->buf.p[bad], want);
     r->huge_bytes = smaps_huge_bytes(w->buf.p);
     return 0;
 }
@@ -708,10 +700,11 @@ static int verify_mmap(wl_native_t *w, native_result_t *r, char *err, size_t err
     if (bad != n) {
         unsigned v = b.p[bad];
         region_unmap(&b);
-        return fail(err, errlen, -1,
-                    "verification failed: byte %zu of a freshly faulted mapping is 0x%02x, "
-                    "expected 0 (the kernel did not clear it)",
-                    bad, v);
+        return errbuf_set_rc(
+            -1, err, errlen,
+            "verification failed: byte %zu of a freshly faulted mapping is 0x%02x, "
+            "expected 0 (the kernel did not clear it)",
+            bad, v);
     }
     region_unmap(&b);
     return 0;
@@ -724,16 +717,17 @@ static int check_spec(const wl_spec_t *s, const native_opts_t *o, const host_inf
 {
     char why[256];
     if (wl_validate(s, NULL, why, sizeof why))
-        return fail(err, errlen, -1, "%s", why);
+        return errbuf_set_rc(-1, err, errlen, "%s", why);
     if (o->repeat < 1 || o->repeat > NATIVE_REPEAT_MAX)
-        return fail(err, errlen, -1, "--repeat %u: out of range 1..%u", o->repeat,
-                    NATIVE_REPEAT_MAX);
+        return errbuf_set_rc(-1, err, errlen, "--repeat %u: out of range 1..%u", o->repeat,
+                             NATIVE_REPEAT_MAX);
     if (o->cpu >= CPU_SETSIZE)
-        return fail(err, errlen, -1, "--cpu %d: out of range 0..%d", (int)o->cpu, CPU_SETSIZE - 1);
+        return errbuf_set_rc(-1, err, errlen, "--cpu %d: out of range 0..%d", (int)o->cpu,
+                             CPU_SETSIZE - 1);
     *k = kern_find(s->function);
     /* mmap: the host kernel clears; the function names the simulated kernel */
     if (s->kind == WL_MEMSET && !kern_native_supported(*k, h, why, sizeof why))
-        return fail(err, errlen, NATIVE_ENOTSUP, "%s", why);
+        return errbuf_set_rc(NATIVE_ENOTSUP, err, errlen, "%s", why);
     return 0;
 }
 
@@ -743,12 +737,13 @@ static int pin(int32_t want, uint32_t *cpu, cpu_set_t *old, bool *have_old, char
     *have_old = sched_getaffinity(0, sizeof *old, old) == 0;
     int c = want >= 0 ? want : sched_getcpu();
     if (c < 0)
-        return fail(err, errlen, -1, "cannot tell which CPU this runs on: %s", strerror(errno));
+        return errbuf_set_rc(-1, err, errlen, "cannot tell which CPU this runs on: %s",
+                             strerror(errno));
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(c, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0)
-        return fail(err, errlen, -1, "--cpu %d: cannot pin to it: %s", c, strerror(errno));
+        return errbuf_set_rc(-1, err, errlen, "--cpu %d: cannot pin to it: %s", c, strerror(errno));
     *cpu = (uint32_t)c;
     return 0;
 }
@@ -759,11 +754,11 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
     memset(out, 0, sizeof *out);
     host_info_t *h = malloc(sizeof *h);
     if (!h)
-        return fail(err, errlen, -1, "out of memory");
+        return errbuf_set_rc(-1, err, errlen, "out of memory");
     char why[256];
     if (host_detect(h, why, sizeof why)) {
         free(h);
-        return fail(err, errlen, NATIVE_ENOTSUP, "%s", why);
+        return errbuf_set_rc(NATIVE_ENOTSUP, err, errlen, "%s", why);
     }
     const kern_info_t *k = NULL;
     int rc = check_spec(spec, o, h, &k, err, errlen);

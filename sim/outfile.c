@@ -15,6 +15,7 @@
  *    setting and restoring it, under pthread_once).
  */
 #include "sim/outfile.h"
+#include "sim/errbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,23 +53,6 @@ struct outfile {
     char target[PATH_MAX]; /* the file replaced (symbolic links followed) */
     char dir[PATH_MAX];    /* target's directory */
 };
-
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-        for (char *p = err; *p; p++)
-            if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                *p = '?';
-    }
-    return -1;
-}
 
 /* ---- signals ------------------------------------------------------------- */
 
@@ -151,17 +135,17 @@ static int split_path(const char *path, char *dir, size_t dirlen, const char **b
 outfile_t *outfile_open(const char *path, char *err, size_t errlen)
 {
     if (!path || !path[0]) {
-        set_err(err, errlen, "no output file given");
+        errbuf_set(err, errlen, "no output file given");
         return NULL;
     }
     size_t plen = strlen(path);
     if (plen >= PATH_MAX) {
-        set_err(err, errlen, "%.64s...: path longer than %d characters", path, PATH_MAX - 1);
+        errbuf_set(err, errlen, "%.64s...: path longer than %d characters", path, PATH_MAX - 1);
         return NULL;
     }
     outfile_t *of = calloc(1, sizeof *of);
     if (!of) {
-        set_err(err, errlen, "%s: out of memory", path);
+        errbuf_set(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     memcpy(of->path, path, plen + 1);
@@ -177,7 +161,8 @@ outfile_t *outfile_open(const char *path, char *err, size_t errlen)
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
         char *real = realpath(path, NULL);
         if (!real) {
-            set_err(err, errlen, "%s: cannot follow the symbolic link: %s", path, strerror(errno));
+            errbuf_set(err, errlen, "%s: cannot follow the symbolic link: %s", path,
+                       strerror(errno));
             free(of);
             return NULL;
         }
@@ -186,12 +171,12 @@ outfile_t *outfile_open(const char *path, char *err, size_t errlen)
     }
     bool exists = stat(of->target, &st) == 0;
     if (!exists && errno != ENOENT) {
-        set_err(err, errlen, "%s: %s", path, strerror(errno));
+        errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
         free(of);
         return NULL;
     }
     if (exists && S_ISDIR(st.st_mode)) {
-        set_err(err, errlen, "%s: is a directory", path);
+        errbuf_set(err, errlen, "%s: is a directory", path);
         free(of);
         return NULL;
     }
@@ -200,7 +185,7 @@ outfile_t *outfile_open(const char *path, char *err, size_t errlen)
         of->kind = OF_DIRECT;
         of->fp = fopen(of->target, "w");
         if (!of->fp) {
-            set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            errbuf_set(err, errlen, "%s: cannot open: %s", path, strerror(errno));
             free(of);
             return NULL;
         }
@@ -208,7 +193,7 @@ outfile_t *outfile_open(const char *path, char *err, size_t errlen)
     }
     const char *base = NULL;
     if (split_path(of->target, of->dir, sizeof of->dir, &base) != 0) {
-        set_err(err, errlen, "%s: is a directory", path);
+        errbuf_set(err, errlen, "%s: is a directory", path);
         free(of);
         return NULL;
     }
@@ -232,7 +217,7 @@ outfile_t *outfile_open(const char *path, char *err, size_t errlen)
     pthread_mutex_unlock(&slots_lock);
     if (!of->slot) {
         restore_signals(&old);
-        set_err(err, errlen, "%s: more than %d output files open", path, OUTFILE_OPEN_MAX);
+        errbuf_set(err, errlen, "%s: more than %d output files open", path, OUTFILE_OPEN_MAX);
         free(of);
         return NULL;
     }
@@ -249,15 +234,15 @@ outfile_t *outfile_open(const char *path, char *err, size_t errlen)
         atomic_store(&s->armed, 1);
     restore_signals(&old);
     if (fd < 0) {
-        set_err(err, errlen, "%s: cannot create a temporary file in %s: %s", path, of->dir,
-                strerror(saved));
+        errbuf_set(err, errlen, "%s: cannot create a temporary file in %s: %s", path, of->dir,
+                   strerror(saved));
         slot_release(s, false);
         free(of);
         return NULL;
     }
     of->fp = fdopen(fd, "w");
     if (!of->fp) {
-        set_err(err, errlen, "%s: %s", path, strerror(errno));
+        errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
         close(fd);
         slot_release(s, true);
         free(of);
@@ -279,8 +264,8 @@ const char *outfile_path(const outfile_t *of)
 int outfile_flush(outfile_t *of, char *err, size_t errlen)
 {
     if (fflush(of->fp) != 0 || ferror(of->fp))
-        return set_err(err, errlen, "%s: cannot write: %s", of->path,
-                       errno ? strerror(errno) : "write error");
+        return errbuf_set(err, errlen, "%s: cannot write: %s", of->path,
+                          errno ? strerror(errno) : "write error");
     return 0;
 }
 
@@ -289,12 +274,12 @@ int outfile_keep_partial(outfile_t *of, const char *partial_path, char *err, siz
     if (of->kind != OF_ATOMIC)
         return 0;
     if (!partial_path || !partial_path[0])
-        return set_err(err, errlen, "%s: no partial file name given", of->path);
+        return errbuf_set(err, errlen, "%s: no partial file name given", of->path);
     if (strlen(partial_path) >= sizeof of->slot->keep)
-        return set_err(err, errlen, "%.64s...: path too long", partial_path);
+        return errbuf_set(err, errlen, "%.64s...: path too long", partial_path);
     if (strcmp(partial_path, of->path) == 0 || strcmp(partial_path, of->target) == 0)
-        return set_err(err, errlen, "%s: the partial file must not be the output file",
-                       partial_path);
+        return errbuf_set(err, errlen, "%s: the partial file must not be the output file",
+                          partial_path);
     sigset_t old;
     block_signals(&old);
     snprintf(of->slot->keep, sizeof of->slot->keep, "%s", partial_path);
@@ -316,7 +301,7 @@ int outfile_commit(outfile_t *of, char *err, size_t errlen)
     int rc = 0;
     if (of->kind == OF_STDOUT) {
         if (fflush(stdout) != 0 || ferror(stdout))
-            rc = set_err(err, errlen, "cannot write to standard output");
+            rc = errbuf_set(err, errlen, "cannot write to standard output");
         free(of);
         return rc;
     }
@@ -328,7 +313,7 @@ int outfile_commit(outfile_t *of, char *err, size_t errlen)
             e = errno;
         }
         if (bad)
-            rc = set_err(err, errlen, "%s: cannot write: %s", of->path, strerror(e));
+            rc = errbuf_set(err, errlen, "%s: cannot write: %s", of->path, strerror(e));
         free(of);
         return rc;
     }
@@ -354,7 +339,7 @@ int outfile_commit(outfile_t *of, char *err, size_t errlen)
         e = errno;
     }
     if (what) {
-        rc = set_err(err, errlen, "%s: %s: %s", of->path, what, e ? strerror(e) : "I/O error");
+        rc = errbuf_set(err, errlen, "%s: %s: %s", of->path, what, e ? strerror(e) : "I/O error");
         slot_release(s, true);
         free(of);
         return rc;
@@ -465,7 +450,7 @@ long outfile_csv_rows(const char *path, outfile_csv_fn fn, void *ctx, char *err,
     if (!f) {
         if (errno == ENOENT)
             return 0;
-        return set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return errbuf_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     }
     csv_fields_t head = {0}, row = {0};
     char *line = NULL;
@@ -484,12 +469,12 @@ long outfile_csv_rows(const char *path, outfile_csv_fn fn, void *ctx, char *err,
         if (n == 0)
             continue;
         if (memchr(line, '\0', (size_t)n)) {
-            rows = set_err(err, errlen, "%s:%zu: a NUL byte; not a CSV file", path, lineno);
+            rows = errbuf_set(err, errlen, "%s:%zu: a NUL byte; not a CSV file", path, lineno);
             break;
         }
         const char *why = NULL;
         if (csv_split(line, have_head ? &row : &head, &why) != 0) {
-            rows = set_err(err, errlen, "%s:%zu: %s", path, lineno, why);
+            rows = errbuf_set(err, errlen, "%s:%zu: %s", path, lineno, why);
             break;
         }
         if (!have_head) {
@@ -497,8 +482,8 @@ long outfile_csv_rows(const char *path, outfile_csv_fn fn, void *ctx, char *err,
             continue;
         }
         if (row.n != head.n) {
-            rows = set_err(err, errlen, "%s:%zu: %zu fields, but the header has %zu", path, lineno,
-                           row.n, head.n);
+            rows = errbuf_set(err, errlen, "%s:%zu: %zu fields, but the header has %zu", path,
+                              lineno, row.n, head.n);
             break;
         }
         if (fn) {
@@ -514,7 +499,7 @@ long outfile_csv_rows(const char *path, outfile_csv_fn fn, void *ctx, char *err,
                 err[0] = '\0';
             if (fn(ctx, &r, err, errlen) != 0) {
                 if (!err || !errlen || err[0] == '\0')
-                    set_err(err, errlen, "%s:%zu: row rejected", path, lineno);
+                    errbuf_set(err, errlen, "%s:%zu: row rejected", path, lineno);
                 rows = -1;
                 break;
             }
@@ -523,7 +508,7 @@ long outfile_csv_rows(const char *path, outfile_csv_fn fn, void *ctx, char *err,
         errno = 0;
     }
     if (rows >= 0 && ferror(f))
-        rows = set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
+        rows = errbuf_set(err, errlen, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
     free(line);
     fields_free(&head);
     fields_free(&row);

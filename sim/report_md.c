@@ -30,6 +30,7 @@
 #include "kernels/kernels.h"
 #include "sim/cfg.h"
 #include "sim/cli.h"
+#include "sim/errbuf.h"
 #include "sim/run.h"
 #include "sim/sweep.h"
 #include "sim/units.h"
@@ -46,18 +47,6 @@
 #define RUN_OPTIONS_MAX   192
 #define RUN_ERR_MAX       512
 #define MACHINES_ARG_SHOW 512
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* ------------------------------------------------------------------------ */
 /* the case list                                                             */
@@ -231,7 +220,7 @@ static int push_file(md_files_t *f, const char *rel, const char *path, char *err
         size_t nc = f->cap ? f->cap * 2 : 64;
         md_file_t *nv = realloc(f->v, nc * sizeof *nv);
         if (!nv)
-            return fail(err, errlen, "out of memory");
+            return errbuf_set(err, errlen, "out of memory");
         f->v = nv;
         f->cap = nc;
     }
@@ -239,7 +228,7 @@ static int push_file(md_files_t *f, const char *rel, const char *path, char *err
     int a = snprintf(e->rel, sizeof e->rel, "%s", rel);
     int b = snprintf(e->path, sizeof e->path, "%s", path);
     if (a < 0 || (size_t)a >= sizeof e->rel || b < 0 || (size_t)b >= sizeof e->path)
-        return fail(err, errlen, "%s: path too long", path);
+        return errbuf_set(err, errlen, "%s: path too long", path);
     f->n++;
     return 0;
 }
@@ -258,7 +247,7 @@ static int add_dir(md_files_t *f, const char *dir, const char *reldir, const cha
 {
     DIR *d = opendir(dir);
     if (!d)
-        return fail(err, errlen, "cannot read %s: %s", dir, strerror(errno));
+        return errbuf_set(err, errlen, "cannot read %s: %s", dir, strerror(errno));
     int rc = 0;
     struct dirent *e;
     while (rc == 0 && (e = readdir(d)) != NULL) {
@@ -273,7 +262,7 @@ static int add_dir(md_files_t *f, const char *dir, const char *reldir, const cha
         snprintf(rel, sizeof rel, "%s/%s", reldir, e->d_name);
         int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (n < 0 || (size_t)n >= sizeof path) {
-            rc = fail(err, errlen, "%s: path too long", dir);
+            rc = errbuf_set(err, errlen, "%s: path too long", dir);
             break;
         }
         rc = push_file(f, rel, path, err, errlen);
@@ -291,7 +280,7 @@ static int hash_file(uint64_t *h, const md_file_t *f, char *err, size_t errlen)
 {
     FILE *fp = fopen(f->path, "rb");
     if (!fp)
-        return fail(err, errlen, "cannot read %s: %s", f->path, strerror(errno));
+        return errbuf_set(err, errlen, "cannot read %s: %s", f->path, strerror(errno));
     char buf[65536];
     uint64_t total = 0, fh = PREDMD_FNV_OFFSET;
     size_t n;
@@ -302,7 +291,7 @@ static int hash_file(uint64_t *h, const md_file_t *f, char *err, size_t errlen)
     int bad = ferror(fp);
     fclose(fp);
     if (bad)
-        return fail(err, errlen, "cannot read %s", f->path);
+        return errbuf_set(err, errlen, "cannot read %s", f->path);
     /* path, length, then the contents' own hash: no two file sets collide
      * by shifting bytes from one file to the next */
     char head[320];
@@ -371,7 +360,7 @@ int predmd_newest_source(char *rel, size_t rellen, struct timespec *mtime, char 
     for (size_t i = 0; rc == 0 && i < f.n; i++) {
         struct stat st;
         if (stat(f.v[i].path, &st) != 0) {
-            rc = fail(err, errlen, "cannot read %s: %s", f.v[i].path, strerror(errno));
+            rc = errbuf_set(err, errlen, "cannot read %s: %s", f.v[i].path, strerror(errno));
             break;
         }
         if (i == 0 || st.st_mtim.tv_sec > best.tv_sec ||
@@ -381,7 +370,7 @@ int predmd_newest_source(char *rel, size_t rellen, struct timespec *mtime, char 
         }
     }
     if (rc == 0 && f.n == 0)
-        rc = fail(err, errlen, "no source files under %s", CLEARSIM_SOURCE_DIR);
+        rc = errbuf_set(err, errlen, "no source files under %s", CLEARSIM_SOURCE_DIR);
     if (rc == 0)
         *mtime = best;
     free(f.v);
@@ -392,7 +381,7 @@ int predmd_read_fingerprint(const char *path, uint64_t *out, char *err, size_t e
 {
     FILE *fp = fopen(path, "r");
     if (!fp)
-        return fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return errbuf_set(err, errlen, "cannot read %s: %s", path, strerror(errno));
     char line[1024];
     size_t plen = strlen(PREDMD_FINGERPRINT_PREFIX);
     int found = 0; /* 1: a good line, -1: a malformed one */
@@ -420,17 +409,18 @@ int predmd_read_fingerprint(const char *path, uint64_t *out, char *err, size_t e
     bool bad = ferror(fp) != 0;
     fclose(fp);
     if (bad)
-        return fail(err, errlen, "cannot read %s", path);
+        return errbuf_set(err, errlen, "cannot read %s", path);
     if (found < 0)
-        return fail(err, errlen,
-                    "%s: malformed '" PREDMD_FINGERPRINT_PREFIX
-                    "' line (want 16 lower-case hex digits)",
-                    path);
+        return errbuf_set(err, errlen,
+                          "%s: malformed '" PREDMD_FINGERPRINT_PREFIX
+                          "' line (want 16 lower-case hex digits)",
+                          path);
     if (found == 0)
-        return fail(err, errlen,
-                    "%s: no '" PREDMD_FINGERPRINT_PREFIX "' line; was it written by 'clearsim "
-                    "report'?",
-                    path);
+        return errbuf_set(err, errlen,
+                          "%s: no '" PREDMD_FINGERPRINT_PREFIX
+                          "' line; was it written by 'clearsim "
+                          "report'?",
+                          path);
     return 0;
 }
 
@@ -446,12 +436,13 @@ int predmd_select(const char *arg, char names[][CFG_NAME_MAX], size_t max, size_
     *usage = false;
     *n = 0;
     if (cfg_machine_list(all, PREDMD_MACHINES_MAX, &n_all, &cerr) != 0)
-        return fail(err, errlen, "%s", cerr.msg);
+        return errbuf_set(err, errlen, "%s", cerr.msg);
     if (strcmp(arg, "all") == 0) {
         if (n_all == 0)
-            return fail(err, errlen, "no machine files in %s", cfg_configs_dir());
+            return errbuf_set(err, errlen, "no machine files in %s", cfg_configs_dir());
         if (n_all > max)
-            return fail(err, errlen, "more than %zu machine files in %s", max, cfg_configs_dir());
+            return errbuf_set(err, errlen, "more than %zu machine files in %s", max,
+                              cfg_configs_dir());
         for (size_t i = 0; i < n_all; i++)
             memcpy(names[i], all[i], CFG_NAME_MAX);
         *n = n_all;
@@ -463,10 +454,10 @@ int predmd_select(const char *arg, char names[][CFG_NAME_MAX], size_t max, size_
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (len == 0)
-            return fail(err, errlen, "--machines '%.64s': empty name; give 'all' or NAME,NAME,...",
-                        arg);
+            return errbuf_set(err, errlen,
+                              "--machines '%.64s': empty name; give 'all' or NAME,NAME,...", arg);
         if (len >= CFG_NAME_MAX)
-            return fail(err, errlen, "--machines: '%.64s...' is not a bundled machine", p);
+            return errbuf_set(err, errlen, "--machines: '%.64s...' is not a bundled machine", p);
         char name[CFG_NAME_MAX];
         memcpy(name, p, len);
         name[len] = '\0';
@@ -474,13 +465,14 @@ int predmd_select(const char *arg, char names[][CFG_NAME_MAX], size_t max, size_
         for (size_t i = 0; i < n_all && !known; i++)
             known = strcmp(all[i], name) == 0;
         if (!known)
-            return fail(err, errlen,
-                        "--machines: '%s' is not a bundled machine; see 'clearsim machines'", name);
+            return errbuf_set(err, errlen,
+                              "--machines: '%s' is not a bundled machine; see 'clearsim machines'",
+                              name);
         for (size_t i = 0; i < *n; i++)
             if (strcmp(names[i], name) == 0)
-                return fail(err, errlen, "--machines: '%s' is given twice", name);
+                return errbuf_set(err, errlen, "--machines: '%s' is given twice", name);
         if (*n >= max)
-            return fail(err, errlen, "--machines: more than %zu machines", max);
+            return errbuf_set(err, errlen, "--machines: more than %zu machines", max);
         memcpy(names[(*n)++], name, CFG_NAME_MAX);
         if (!comma)
             break;
@@ -499,7 +491,7 @@ static md_run_t *add_run(predmd_t *r, size_t machine, md_kind_t kind, char *err,
         size_t nc = r->cap_runs ? r->cap_runs * 2 : 64;
         md_run_t *nv = realloc(r->runs, nc * sizeof *nv);
         if (!nv) {
-            fail(err, errlen, "out of memory");
+            errbuf_set(err, errlen, "out of memory");
             return NULL;
         }
         r->runs = nv;
@@ -526,21 +518,21 @@ static int parse_run(const md_machine_t *mm, md_run_t *u, char *err, size_t errl
     snprintf(buf, sizeof buf, "%s", u->options);
     for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
         if (argc >= (int)(sizeof argv / sizeof argv[0]) - 1)
-            return fail(err, errlen, "%s: too many options in '%s'", mm->name, u->options);
+            return errbuf_set(err, errlen, "%s: too many options in '%s'", mm->name, u->options);
         argv[argc++] = t;
     }
     argv[argc] = NULL;
     cli_run_t *cr = malloc(sizeof *cr);
     if (!cr)
-        return fail(err, errlen, "out of memory");
+        return errbuf_set(err, errlen, "out of memory");
     char why[RUN_ERR_MAX];
     int rc = 0;
     if (cli_parse_run(argc, argv, cr, why, sizeof why) != CLI_OK) {
-        rc = fail(err, errlen, "%s: '%s': %s", mm->name, u->options, why);
+        rc = errbuf_set(err, errlen, "%s: '%s': %s", mm->name, u->options, why);
     } else {
         cli_apply_defaults(cr, mm->m);
         if (wl_validate(&cr->spec, mm->m, why, sizeof why) != 0)
-            rc = fail(err, errlen, "%s: '%s': %s", mm->name, u->options, why);
+            rc = errbuf_set(err, errlen, "%s: '%s': %s", mm->name, u->options, why);
         else
             u->spec = cr->spec;
     }
@@ -635,7 +627,7 @@ static int build_machine(predmd_t *r, size_t mi, char *err, size_t errlen)
         const kern_info_t *k = kern_find(kernel_others[i]);
         char why[256];
         if (!k)
-            return fail(err, errlen, "no kernel '%s' in kernels/kernels.c", kernel_others[i]);
+            return errbuf_set(err, errlen, "no kernel '%s' in kernels/kernels.c", kernel_others[i]);
         if (k->isa != KERN_ISA_ANY &&
             k->isa != (m->isa == CFG_ISA_ARM64 ? KERN_ISA_ARM64 : KERN_ISA_X86_64))
             continue; /* the other ISA's kernels are not listed as missing */
@@ -689,13 +681,13 @@ predmd_t *predmd_create(const char names[][CFG_NAME_MAX], size_t n, const char *
                         char *err, size_t errlen)
 {
     if (n == 0) {
-        fail(err, errlen, "no machines selected");
+        errbuf_set(err, errlen, "no machines selected");
         return NULL;
     }
     predmd_t *r = calloc(1, sizeof *r);
     if (!r || !(r->machines = calloc(n, sizeof *r->machines))) {
         free(r);
-        fail(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
     snprintf(r->machines_arg, sizeof r->machines_arg, "%s", machines_arg);
@@ -708,7 +700,7 @@ predmd_t *predmd_create(const char names[][CFG_NAME_MAX], size_t n, const char *
         if (cfg_machine_resolve(mm->name, path, sizeof path, &cerr) == 0)
             mm->m = cfg_machine_load(path, &cerr);
         if (!mm->m) {
-            fail(err, errlen, "%s", cerr.msg);
+            errbuf_set(err, errlen, "%s", cerr.msg);
             predmd_destroy(r);
             return NULL;
         }
@@ -720,7 +712,7 @@ predmd_t *predmd_create(const char names[][CFG_NAME_MAX], size_t n, const char *
     }
     r->order = malloc((r->n_runs ? r->n_runs : 1) * sizeof *r->order);
     if (!r->order) {
-        fail(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         predmd_destroy(r);
         return NULL;
     }
@@ -789,7 +781,7 @@ static void run_task(void *ctx, size_t i)
     }
     run_result_t *res = malloc(sizeof *res);
     if (!res) {
-        u->rc = fail(u->err, sizeof u->err, "out of memory");
+        u->rc = errbuf_set(u->err, sizeof u->err, "out of memory");
         return;
     }
     run_opts_t o;
@@ -815,8 +807,8 @@ int predmd_run(predmd_t *r, unsigned jobs, progress_t *pr, char *err, size_t err
             continue;
         }
         if (u->rc != 0)
-            return fail(err, errlen, "clearsim run --machine %s %s: %s",
-                        r->machines[u->machine].name, u->options, u->err);
+            return errbuf_set(err, errlen, "clearsim run --machine %s %s: %s",
+                              r->machines[u->machine].name, u->options, u->err);
     }
     return 0;
 }
@@ -1161,6 +1153,6 @@ int predmd_write(const predmd_t *r, FILE *out, uint64_t fingerprint, char *err, 
             write_published(r, mm, out);
     }
     if (fflush(out) != 0 || ferror(out))
-        return fail(err, errlen, "write error");
+        return errbuf_set(err, errlen, "write error");
     return 0;
 }

@@ -30,26 +30,12 @@
 
 #include "models/machine.h"
 #include "sim/cfg.h"
+#include "sim/errbuf.h"
 #include "sim/host.h"
 #include "sim/progress.h"
 #include "sim/run.h"
 #include "sim/units.h"
 #include "sim/workload.h"
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-        for (char *p = err; *p; p++)
-            if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                *p = '?';
-    }
-    return -1;
-}
 
 /* ------------------------------------------------------------------------ */
 /* thread pool                                                               */
@@ -96,18 +82,18 @@ int sweep_parallel(size_t n, unsigned jobs, sweep_task_fn fn, void *ctx, progres
         return 0;
     }
     if (pthread_mutex_init(&p.lock, NULL) != 0)
-        return fail(err, errlen, "cannot create a mutex");
+        return errbuf_set(err, errlen, "cannot create a mutex");
     pthread_t *th = calloc(jobs, sizeof *th);
     unsigned started = 0;
     int rc = 0;
     if (!th) {
-        rc = fail(err, errlen, "out of memory");
+        rc = errbuf_set(err, errlen, "out of memory");
     } else {
         for (; started < jobs; started++) {
             int e = pthread_create(&th[started], NULL, pool_worker, &p);
             if (e != 0) {
-                rc = fail(err, errlen, "cannot start thread %u of %u: %s", started + 1, jobs,
-                          strerror(e));
+                rc = errbuf_set(err, errlen, "cannot start thread %u of %u: %s", started + 1, jobs,
+                                strerror(e));
                 break;
             }
         }
@@ -191,41 +177,41 @@ static int expand_range(const char *key, const char *spec, char ***values, size_
     const char *colon = strrchr(spec, ':');
     char lo_s[64], hi_s[64], why[256];
     if (!colon || colon < dots || (colon[1] != 'x' && colon[1] != '+'))
-        return fail(err, errlen,
-                    "--sweep %s=%s: a range needs a step: LO..HI:xFACTOR or LO..HI:+STEP", key,
-                    spec);
+        return errbuf_set(err, errlen,
+                          "--sweep %s=%s: a range needs a step: LO..HI:xFACTOR or LO..HI:+STEP",
+                          key, spec);
     size_t lo_len = (size_t)(dots - spec), hi_len = (size_t)(colon - dots - 2);
     if (lo_len == 0 || hi_len == 0 || lo_len >= sizeof lo_s || hi_len >= sizeof hi_s)
-        return fail(err, errlen, "--sweep %s=%s: a range is LO..HI:xFACTOR or LO..HI:+STEP", key,
-                    spec);
+        return errbuf_set(err, errlen, "--sweep %s=%s: a range is LO..HI:xFACTOR or LO..HI:+STEP",
+                          key, spec);
     memcpy(lo_s, spec, lo_len);
     lo_s[lo_len] = '\0';
     memcpy(hi_s, dots + 2, hi_len);
     hi_s[hi_len] = '\0';
     uint64_t lo, hi, step;
     if (unit_parse_size(lo_s, &lo, why, sizeof why) != 0)
-        return fail(err, errlen, "--sweep %s=%s: '%s': %s", key, spec, lo_s, why);
+        return errbuf_set(err, errlen, "--sweep %s=%s: '%s': %s", key, spec, lo_s, why);
     if (unit_parse_size(hi_s, &hi, why, sizeof why) != 0)
-        return fail(err, errlen, "--sweep %s=%s: '%s': %s", key, spec, hi_s, why);
+        return errbuf_set(err, errlen, "--sweep %s=%s: '%s': %s", key, spec, hi_s, why);
     bool geometric = colon[1] == 'x';
     if (geometric ? unit_parse_u64(colon + 2, &step, why, sizeof why)
                   : unit_parse_size(colon + 2, &step, why, sizeof why))
-        return fail(err, errlen, "--sweep %s=%s: step '%s': %s", key, spec, colon + 1, why);
+        return errbuf_set(err, errlen, "--sweep %s=%s: step '%s': %s", key, spec, colon + 1, why);
     if (lo > hi)
-        return fail(err, errlen, "--sweep %s=%s: the range is empty (%s > %s)", key, spec, lo_s,
-                    hi_s);
+        return errbuf_set(err, errlen, "--sweep %s=%s: the range is empty (%s > %s)", key, spec,
+                          lo_s, hi_s);
     if (geometric && (step < 2 || lo == 0))
-        return fail(err, errlen,
-                    "--sweep %s=%s: a geometric range needs LO > 0 and a factor of at least 2", key,
-                    spec);
+        return errbuf_set(
+            err, errlen, "--sweep %s=%s: a geometric range needs LO > 0 and a factor of at least 2",
+            key, spec);
     if (!geometric && step == 0)
-        return fail(err, errlen, "--sweep %s=%s: the step must be at least 1", key, spec);
+        return errbuf_set(err, errlen, "--sweep %s=%s: the step must be at least 1", key, spec);
     for (uint64_t v = lo;;) {
         char buf[32];
         format_number(key, v, buf, sizeof buf);
         if (push_value(values, n, cap, buf, strlen(buf)) != 0)
-            return fail(err, errlen, "--sweep %s=%s: more than %u values (or out of memory)", key,
-                        spec, SWEEP_VALUES_MAX);
+            return errbuf_set(err, errlen, "--sweep %s=%s: more than %u values (or out of memory)",
+                              key, spec, SWEEP_VALUES_MAX);
         if (geometric ? v > hi / step : hi - v < step)
             break;
         v = geometric ? v * step : v + step;
@@ -240,13 +226,14 @@ int sweep_spec_expand(const char *key, const char *spec, char ***values, size_t 
     *values = NULL;
     *n = 0;
     if (!cli_run_key_known(key) || strcmp(key, "format") == 0)
-        return fail(err, errlen,
-                    "--sweep %s=...: unknown key; use a run option such as size, chunk, loops, "
-                    "function, fill, caller, page, fault, preempt, extent-cap, workload, "
-                    "machine or seed",
-                    key);
+        return errbuf_set(
+            err, errlen,
+            "--sweep %s=...: unknown key; use a run option such as size, chunk, loops, "
+            "function, fill, caller, page, fault, preempt, extent-cap, workload, "
+            "machine or seed",
+            key);
     if (spec[0] == '\0')
-        return fail(err, errlen, "--sweep %s=: no values", key);
+        return errbuf_set(err, errlen, "--sweep %s=: no values", key);
     int rc = 1;
     if (!key_is_name(key) && !strchr(spec, ','))
         rc = expand_range(key, spec, values, n, &cap, err, errlen);
@@ -255,12 +242,13 @@ int sweep_spec_expand(const char *key, const char *spec, char ***values, size_t 
             const char *c = strchr(p, ',');
             size_t len = c ? (size_t)(c - p) : strlen(p);
             if (len == 0) {
-                rc = fail(err, errlen, "--sweep %s=%s: empty value in the list", key, spec);
+                rc = errbuf_set(err, errlen, "--sweep %s=%s: empty value in the list", key, spec);
                 break;
             }
             if (push_value(values, n, &cap, p, len) != 0) {
-                rc = fail(err, errlen, "--sweep %s=%s: more than %u values (or out of memory)", key,
-                          spec, SWEEP_VALUES_MAX);
+                rc =
+                    errbuf_set(err, errlen, "--sweep %s=%s: more than %u values (or out of memory)",
+                               key, spec, SWEEP_VALUES_MAX);
                 break;
             }
             if (!c) {
@@ -340,27 +328,27 @@ int sweep_add_axis(sweep_t *s, const char *arg, char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
-        return fail(err, errlen, "--sweep '%.64s': expected KEY=VALUES, e.g. size=4KB..1GB:x2",
-                    arg);
+        return errbuf_set(err, errlen,
+                          "--sweep '%.64s': expected KEY=VALUES, e.g. size=4KB..1GB:x2", arg);
     size_t klen = (size_t)(eq - arg);
     if (klen >= sizeof s->axes[0].key)
-        return fail(err, errlen, "--sweep '%.64s': unknown key", arg);
+        return errbuf_set(err, errlen, "--sweep '%.64s': unknown key", arg);
     if (s->n_axes >= SWEEP_AXES_MAX)
-        return fail(err, errlen, "--sweep: at most %u axes", SWEEP_AXES_MAX);
+        return errbuf_set(err, errlen, "--sweep: at most %u axes", SWEEP_AXES_MAX);
     axis_t *ax = &s->axes[s->n_axes];
     memcpy(ax->key, arg, klen);
     ax->key[klen] = '\0';
     for (size_t a = 0; a < s->n_axes; a++)
         if (strcmp(s->axes[a].key, ax->key) == 0)
-            return fail(err, errlen, "--sweep %s: given twice; put all values in one --sweep",
-                        ax->key);
+            return errbuf_set(err, errlen, "--sweep %s: given twice; put all values in one --sweep",
+                              ax->key);
     if (sweep_spec_expand(ax->key, eq + 1, &ax->values, &ax->n, err, errlen) != 0)
         return -1;
     if (s->n_points > SWEEP_POINTS_MAX / ax->n) {
         sweep_values_free(ax->values, ax->n);
         ax->values = NULL;
-        return fail(err, errlen, "--sweep: more than %llu points",
-                    (unsigned long long)SWEEP_POINTS_MAX);
+        return errbuf_set(err, errlen, "--sweep: more than %llu points",
+                          (unsigned long long)SWEEP_POINTS_MAX);
     }
     s->n_points *= ax->n;
     s->n_axes++;
@@ -589,25 +577,25 @@ int sweep_prepare(sweep_t *s, char *err, size_t errlen)
         if (strcmp(s->axes[a].key, "machine") == 0)
             maxis = (ssize_t)a;
     if (maxis < 0 && s->base.machine[0] == '\0')
-        return fail(err, errlen,
-                    "--machine is required (or --sweep machine=A,B,...); see 'clearsim "
-                    "machines'");
+        return errbuf_set(err, errlen,
+                          "--machine is required (or --sweep machine=A,B,...); see 'clearsim "
+                          "machines'");
     if (maxis < 0) {
         if (add_machine(s, s->base.machine, &slot) != 0)
-            return fail(err, errlen, "out of memory");
+            return errbuf_set(err, errlen, "out of memory");
         if (!slot->m)
-            return fail(err, errlen, "%s", slot->err);
+            return errbuf_set(err, errlen, "%s", slot->err);
     } else {
         for (size_t i = 0; i < s->axes[maxis].n; i++)
             if (add_machine(s, s->axes[maxis].values[i], &slot) != 0)
-                return fail(err, errlen, "out of memory");
+                return errbuf_set(err, errlen, "out of memory");
     }
 
     run_result_t *fake = calloc(1, sizeof *fake);
     report_row_t *row = malloc(sizeof *row);
     int rc = 0;
     if (!fake || !row)
-        rc = fail(err, errlen, "out of memory");
+        rc = errbuf_set(err, errlen, "out of memory");
     for (size_t i = 0; rc == 0 && i < s->n_machines; i++) {
         const cfg_machine_t *m = s->machines[i].m;
         if (!m && (i + 1 < s->n_machines || s->n_cols > 0))
@@ -627,7 +615,7 @@ int sweep_prepare(sweep_t *s, char *err, size_t errlen)
         if (report_collect(fake, row, err, errlen) != 0)
             rc = -1;
         else if (merge_columns(s, row) != 0)
-            rc = fail(err, errlen, "out of memory");
+            rc = errbuf_set(err, errlen, "out of memory");
     }
     free(fake);
     free(row);
@@ -649,7 +637,7 @@ int sweep_prepare(sweep_t *s, char *err, size_t errlen)
     sb_str(&b, ",error");
     if (b.oom) {
         free(b.p);
-        return fail(err, errlen, "out of memory");
+        return errbuf_set(err, errlen, "out of memory");
     }
     free(s->header);
     s->header = b.p;
@@ -674,9 +662,9 @@ static int build_point(const sweep_t *s, uint64_t p, cli_run_t *r, const cfg_mac
             return -1;
     const machine_slot_t *slot = find_machine(s, r->machine);
     if (!slot)
-        return fail(err, errlen, "internal: machine '%.64s' was not loaded", r->machine);
+        return errbuf_set(err, errlen, "internal: machine '%.64s' was not loaded", r->machine);
     if (!slot->m)
-        return fail(err, errlen, "%s", slot->err);
+        return errbuf_set(err, errlen, "%s", slot->err);
     *m = slot->m;
     cli_apply_defaults(r, *m);
     if (wl_validate(&r->spec, *m, err, errlen) != 0)
@@ -700,7 +688,7 @@ static char *csv_record(const sweep_t *s, uint64_t p, const run_result_t *res, c
         row = malloc(sizeof *row);
         if (!row || report_collect(res, row, err, errlen) != 0) {
             if (!row)
-                fail(err, errlen, "out of memory");
+                errbuf_set(err, errlen, "out of memory");
             free(row);
             free(b.p);
             return NULL;
@@ -725,7 +713,7 @@ static char *csv_record(const sweep_t *s, uint64_t p, const run_result_t *res, c
     free(row);
     if (b.oom) {
         free(b.p);
-        fail(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
     return b.p;
@@ -754,7 +742,7 @@ static char *json_record(const sweep_t *s, uint64_t p, const run_result_t *res, 
     char *out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     json_decref(o);
     if (!out)
-        fail(err, errlen, "out of memory (json)");
+        errbuf_set(err, errlen, "out of memory (json)");
     return out;
 }
 
@@ -803,16 +791,16 @@ int sweep_run(sweep_t *s, const uint64_t *points, size_t n, unsigned jobs, repor
               size_t errlen)
 {
     if (!s->header)
-        return fail(err, errlen, "internal: sweep_run before sweep_prepare");
+        return errbuf_set(err, errlen, "internal: sweep_run before sweep_prepare");
     for (size_t k = 0; k < n; k++)
         if (points[k] >= s->n_points)
-            return fail(err, errlen, "internal: point %" PRIu64 " out of range", points[k]);
+            return errbuf_set(err, errlen, "internal: point %" PRIu64 " out of range", points[k]);
     bool *fatal = calloc(n ? n : 1, sizeof *fatal);
     char(*errs)[512] = calloc(n ? n : 1, sizeof *errs);
     if (!fatal || !errs) {
         free(fatal);
         free(errs);
-        return fail(err, errlen, "out of memory");
+        return errbuf_set(err, errlen, "out of memory");
     }
     run_job_t j = {.s = s,
                    .points = points,
@@ -826,7 +814,7 @@ int sweep_run(sweep_t *s, const uint64_t *points, size_t n, unsigned jobs, repor
     int rc = sweep_parallel(n, jobs, run_one, &j, pr, pr_base, err, errlen);
     for (size_t k = 0; rc == 0 && k < n; k++)
         if (fatal[k])
-            rc = fail(err, errlen, "point %" PRIu64 ": %s", points[k], errs[k]);
+            rc = errbuf_set(err, errlen, "point %" PRIu64 ": %s", points[k], errs[k]);
     free(fatal);
     free(errs);
     return rc;
@@ -841,14 +829,14 @@ int sweep_parse_shard(const char *arg, uint32_t *index, uint32_t *count, char *e
     const char *slash = strchr(arg, '/');
     uint64_t i, n;
     if (!slash || (size_t)(slash - arg) >= sizeof a)
-        return fail(err, errlen, "--shard '%.64s': expected i/N, e.g. 1/4", arg);
+        return errbuf_set(err, errlen, "--shard '%.64s': expected i/N, e.g. 1/4", arg);
     memcpy(a, arg, (size_t)(slash - arg));
     a[slash - arg] = '\0';
     if (unit_parse_u64(a, &i, why, sizeof why) != 0 ||
         unit_parse_u64(slash + 1, &n, why, sizeof why) != 0)
-        return fail(err, errlen, "--shard '%.64s': expected i/N with whole numbers", arg);
+        return errbuf_set(err, errlen, "--shard '%.64s': expected i/N with whole numbers", arg);
     if (n < 1 || n > UINT32_MAX || i < 1 || i > n)
-        return fail(err, errlen, "--shard '%.64s': need 1 <= i <= N", arg);
+        return errbuf_set(err, errlen, "--shard '%.64s': need 1 <= i <= N", arg);
     *index = (uint32_t)(i - 1);
     *count = (uint32_t)n;
     return 0;

@@ -29,6 +29,7 @@
 
 #include "kernels/kernels.h"
 #include "sim/cli.h"
+#include "sim/errbuf.h"
 #include "sim/sweep.h"
 #include "sim/units.h"
 #include "sim/workload.h"
@@ -37,21 +38,6 @@
 #define TUNE_MIN_EXP       12 /* 4 KiB */
 #define TUNE_MAX_EXP       30 /* 1 GiB */
 #define TUNE_LINE_BYTES    64ull
-
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-        for (char *p = err; *p; p++)
-            if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                *p = '?';
-    }
-    return -1;
-}
 
 /* ------------------------------------------------------------------------ */
 /* size distributions                                                        */
@@ -67,16 +53,17 @@ static int finish_sizes(tune_size_t *v, size_t n, const char *where, char *err, 
 {
     char a[32];
     if (n == 0)
-        return fail(err, errlen, "%s: no sizes", where);
+        return errbuf_set(err, errlen, "%s: no sizes", where);
     qsort(v, n, sizeof *v, cmp_size);
     for (size_t i = 0; i < n; i++) {
         unit_format_size(v[i].size_bytes, a, sizeof a);
         if (v[i].size_bytes % TUNE_LINE_BYTES)
-            return fail(err, errlen, "%s: size %s is not a multiple of 64 bytes", where, a);
+            return errbuf_set(err, errlen, "%s: size %s is not a multiple of 64 bytes", where, a);
         if (v[i].size_bytes > CLI_SIZE_MAX_BYTES)
-            return fail(err, errlen, "%s: size %s is larger than the limit of 1TiB", where, a);
+            return errbuf_set(err, errlen, "%s: size %s is larger than the limit of 1TiB", where,
+                              a);
         if (i > 0 && v[i].size_bytes == v[i - 1].size_bytes)
-            return fail(err, errlen, "%s: size %s is given twice", where, a);
+            return errbuf_set(err, errlen, "%s: size %s is given twice", where, a);
     }
     return 0;
 }
@@ -119,7 +106,7 @@ int tune_default_sizes(tune_size_t **out, size_t *n, char *err, size_t errlen)
         if (push_size(out, n, &cap, 1ull << e, 1.0) != 0) {
             free(*out);
             *out = NULL;
-            return fail(err, errlen, "out of memory");
+            return errbuf_set(err, errlen, "out of memory");
         }
     return 0;
 }
@@ -136,14 +123,14 @@ int tune_parse_sizes(const char *dist, tune_size_t **out, size_t *n, char *err, 
         if (sweep_spec_expand("size", dist, &vals, &nv, why, sizeof why) != 0) {
             /* the sweep names its own option; say ours */
             const char *msg = strstr(why, ": ");
-            return fail(err, errlen, "--sizes '%.64s'%s", dist, msg ? msg : ": bad range");
+            return errbuf_set(err, errlen, "--sizes '%.64s'%s", dist, msg ? msg : ": bad range");
         }
         int rc = 0;
         for (size_t i = 0; rc == 0 && i < nv; i++) {
             uint64_t v;
             if (unit_parse_size(vals[i], &v, why, sizeof why) != 0 ||
                 push_size(out, n, &cap, v, 1.0) != 0)
-                rc = fail(err, errlen, "--sizes '%.64s': too many sizes", dist);
+                rc = errbuf_set(err, errlen, "--sizes '%.64s': too many sizes", dist);
         }
         sweep_values_free(vals, nv);
         if (rc == 0)
@@ -162,7 +149,8 @@ int tune_parse_sizes(const char *dist, tune_size_t **out, size_t *n, char *err, 
         uint64_t size;
         double w = 1.0;
         if (len == 0 || len >= sizeof item) {
-            fail(err, errlen, "--sizes '%.64s': %s item", dist, len ? "too long an" : "an empty");
+            errbuf_set(err, errlen, "--sizes '%.64s': %s item", dist,
+                       len ? "too long an" : "an empty");
             goto bad;
         }
         memcpy(item, p, len);
@@ -171,17 +159,17 @@ int tune_parse_sizes(const char *dist, tune_size_t **out, size_t *n, char *err, 
         if (colon) {
             *colon = '\0';
             if (parse_weight(colon + 1, &w, why, sizeof why) != 0) {
-                fail(err, errlen, "--sizes '%.64s': weight '%s': %s", dist, colon + 1, why);
+                errbuf_set(err, errlen, "--sizes '%.64s': weight '%s': %s", dist, colon + 1, why);
                 goto bad;
             }
         }
         if (unit_parse_size(item, &size, why, sizeof why) != 0 || size == 0) {
-            fail(err, errlen, "--sizes '%.64s': size '%s': %s", dist, item,
-                 size == 0 ? "must be greater than 0" : why);
+            errbuf_set(err, errlen, "--sizes '%.64s': size '%s': %s", dist, item,
+                       size == 0 ? "must be greater than 0" : why);
             goto bad;
         }
         if (push_size(out, n, &cap, size, w) != 0) {
-            fail(err, errlen, "--sizes: more than %u sizes", TUNE_SIZES_MAX);
+            errbuf_set(err, errlen, "--sizes: more than %u sizes", TUNE_SIZES_MAX);
             goto bad;
         }
         if (!c)
@@ -216,7 +204,7 @@ static int load_csv(FILE *f, const char *path, tune_size_t **out, size_t *n, siz
     while (fgets(line, sizeof line, f)) {
         lineno++;
         if (!strchr(line, '\n') && !feof(f))
-            return fail(err, errlen, "%s:%zu: line too long", path, lineno);
+            return errbuf_set(err, errlen, "%s:%zu: line too long", path, lineno);
         char *s = trim(line);
         if (*s == '\0' || *s == '#')
             continue;
@@ -225,32 +213,34 @@ static int load_csv(FILE *f, const char *path, tune_size_t **out, size_t *n, siz
             *comma = '\0';
         char *a = trim(s), *b = comma ? trim(comma + 1) : NULL;
         if (b && strchr(b, ','))
-            return fail(err, errlen, "%s:%zu: expected 'size' or 'size,weight'", path, lineno);
+            return errbuf_set(err, errlen, "%s:%zu: expected 'size' or 'size,weight'", path,
+                              lineno);
         if (!header) {
             if (strcmp(a, "size") != 0 || (b && strcmp(b, "weight") != 0))
-                return fail(err, errlen, "%s:%zu: the header must be 'size' or 'size,weight'", path,
-                            lineno);
+                return errbuf_set(err, errlen, "%s:%zu: the header must be 'size' or 'size,weight'",
+                                  path, lineno);
             header = true;
             has_weight = b != NULL;
             continue;
         }
         if ((b != NULL) != has_weight)
-            return fail(err, errlen, "%s:%zu: expected %s", path, lineno,
-                        has_weight ? "'size,weight'" : "'size'");
+            return errbuf_set(err, errlen, "%s:%zu: expected %s", path, lineno,
+                              has_weight ? "'size,weight'" : "'size'");
         uint64_t size;
         double w = 1.0;
         if (unit_parse_size(a, &size, why, sizeof why) != 0 || size == 0)
-            return fail(err, errlen, "%s:%zu: size '%.64s': %s", path, lineno, a,
-                        size == 0 ? "must be greater than 0" : why);
+            return errbuf_set(err, errlen, "%s:%zu: size '%.64s': %s", path, lineno, a,
+                              size == 0 ? "must be greater than 0" : why);
         if (b && parse_weight(b, &w, why, sizeof why) != 0)
-            return fail(err, errlen, "%s:%zu: weight '%.64s': %s", path, lineno, b, why);
+            return errbuf_set(err, errlen, "%s:%zu: weight '%.64s': %s", path, lineno, b, why);
         if (push_size(out, n, cap, size, w) != 0)
-            return fail(err, errlen, "%s:%zu: more than %u sizes", path, lineno, TUNE_SIZES_MAX);
+            return errbuf_set(err, errlen, "%s:%zu: more than %u sizes", path, lineno,
+                              TUNE_SIZES_MAX);
     }
     if (ferror(f))
-        return fail(err, errlen, "%s: read error", path);
+        return errbuf_set(err, errlen, "%s: read error", path);
     if (!header)
-        return fail(err, errlen, "%s: empty file (expected a 'size,weight' header)", path);
+        return errbuf_set(err, errlen, "%s: empty file (expected a 'size,weight' header)", path);
     return 0;
 }
 
@@ -262,18 +252,18 @@ static int load_yaml(FILE *f, const char *path, tune_size_t **out, size_t *n, si
     char why[256];
     int rc = 0;
     if (!yaml_parser_initialize(&p))
-        return fail(err, errlen, "out of memory");
+        return errbuf_set(err, errlen, "out of memory");
     yaml_parser_set_input_file(&p, f);
     if (!yaml_parser_load(&p, &doc)) {
-        rc = fail(err, errlen, "%s:%zu:%zu: %s", path, p.problem_mark.line + 1,
-                  p.problem_mark.column + 1, p.problem ? p.problem : "YAML error");
+        rc = errbuf_set(err, errlen, "%s:%zu:%zu: %s", path, p.problem_mark.line + 1,
+                        p.problem_mark.column + 1, p.problem ? p.problem : "YAML error");
         yaml_parser_delete(&p);
         return rc;
     }
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     if (!root || root->type != YAML_MAPPING_NODE) {
-        rc = fail(err, errlen, "%s:%zu: expected a mapping of SIZE: WEIGHT", path,
-                  root ? root->start_mark.line + 1 : 1);
+        rc = errbuf_set(err, errlen, "%s:%zu: expected a mapping of SIZE: WEIGHT", path,
+                        root ? root->start_mark.line + 1 : 1);
     } else {
         for (yaml_node_pair_t *pr = root->data.mapping.pairs.start;
              rc == 0 && pr < root->data.mapping.pairs.top; pr++) {
@@ -283,19 +273,20 @@ static int load_yaml(FILE *f, const char *path, tune_size_t **out, size_t *n, si
             uint64_t size;
             double w;
             if (!k || !v || k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE) {
-                rc = fail(err, errlen, "%s:%zu: expected SIZE: WEIGHT", path, line);
+                rc = errbuf_set(err, errlen, "%s:%zu: expected SIZE: WEIGHT", path, line);
                 break;
             }
             const char *ks = (const char *)k->data.scalar.value;
             const char *vs = (const char *)v->data.scalar.value;
             if (unit_parse_size(ks, &size, why, sizeof why) != 0 || size == 0)
-                rc = fail(err, errlen, "%s:%zu: size '%.64s': %s", path, line, ks,
-                          size == 0 ? "must be greater than 0" : why);
+                rc = errbuf_set(err, errlen, "%s:%zu: size '%.64s': %s", path, line, ks,
+                                size == 0 ? "must be greater than 0" : why);
             else if (parse_weight(vs, &w, why, sizeof why) != 0)
-                rc = fail(err, errlen, "%s:%zu: weight '%.64s': %s", path, v->start_mark.line + 1,
-                          vs, why);
+                rc = errbuf_set(err, errlen, "%s:%zu: weight '%.64s': %s", path,
+                                v->start_mark.line + 1, vs, why);
             else if (push_size(out, n, cap, size, w) != 0)
-                rc = fail(err, errlen, "%s:%zu: more than %u sizes", path, line, TUNE_SIZES_MAX);
+                rc = errbuf_set(err, errlen, "%s:%zu: more than %u sizes", path, line,
+                                TUNE_SIZES_MAX);
         }
     }
     yaml_document_delete(&doc);
@@ -312,10 +303,11 @@ int tune_load_sizes(const char *path, tune_size_t **out, size_t *n, char *err, s
     bool yaml = dot && (strcasecmp(dot, ".yaml") == 0 || strcasecmp(dot, ".yml") == 0);
     bool csv = dot && strcasecmp(dot, ".csv") == 0;
     if (!yaml && !csv)
-        return fail(err, errlen, "--sizes-file %.200s: expected a .csv, .yaml or .yml file", path);
+        return errbuf_set(err, errlen, "--sizes-file %.200s: expected a .csv, .yaml or .yml file",
+                          path);
     FILE *f = fopen(path, "r");
     if (!f)
-        return fail(err, errlen, "--sizes-file %.200s: %s", path, strerror(errno));
+        return errbuf_set(err, errlen, "--sizes-file %.200s: %s", path, strerror(errno));
     int rc = yaml ? load_yaml(f, path, out, n, &cap, err, errlen)
                   : load_csv(f, path, out, n, &cap, err, errlen);
     fclose(f);
@@ -418,7 +410,7 @@ static void eval_one(const cfg_machine_t *m, const run_opts_t *ro, eval_t *e)
     o.progress = false;
     run_result_t *r = malloc(sizeof *r);
     if (!r) {
-        e->rc = fail(e->err, sizeof e->err, "out of memory");
+        e->rc = errbuf_set(e->err, sizeof e->err, "out of memory");
         return;
     }
     e->rc = run_predict(m, &s, &o, r, e->err, sizeof e->err);
@@ -472,7 +464,7 @@ static int cap_time(const cfg_machine_t *m, const tune_opts_t *o, const char *fn
             return 0;
         }
     if (cc->n == CAP_EVALS_MAX)
-        return fail(err, errlen, "internal: extent cap search did not converge");
+        return errbuf_set(err, errlen, "internal: extent cap search did not converge");
     eval_t *ev = &cc->ev[cc->n];
     memset(ev, 0, sizeof *ev);
     ev->function = fn;
@@ -481,7 +473,7 @@ static int cap_time(const cfg_machine_t *m, const tune_opts_t *o, const char *fn
     if (ev->rc != 0) {
         char a[32];
         unit_format_size(size, a, sizeof a);
-        return fail(err, errlen, "%s, size %s: %s", fn, a, ev->err);
+        return errbuf_set(err, errlen, "%s, size %s: %s", fn, a, ev->err);
     }
     cc->n++;
     *t = ev->seconds;
@@ -498,7 +490,7 @@ static int extent_cap(const cfg_machine_t *m, const tune_opts_t *o, const char *
         return 0;
     cap_cache_t *cc = calloc(1, sizeof *cc);
     if (!cc)
-        return fail(err, errlen, "out of memory");
+        return errbuf_set(err, errlen, "out of memory");
     const double budget = r->budget_seconds;
     int rc = -1;
     double t, tn;
@@ -640,14 +632,14 @@ int tune_run(const cfg_machine_t *m, const tune_opts_t *o, tune_result_t *r, cha
 {
     memset(r, 0, sizeof *r);
     if (!o->sizes || o->n_sizes == 0)
-        return fail(err, errlen, "no sizes to tune");
+        return errbuf_set(err, errlen, "no sizes to tune");
     if (!o->reuse_subpage && !(o->reuse_fraction >= 0 && o->reuse_fraction <= 1))
-        return fail(err, errlen, "--reuse must be between 0 and 1, or 'subpage'");
+        return errbuf_set(err, errlen, "--reuse must be between 0 and 1, or 'subpage'");
     snprintf(r->machine, sizeof r->machine, "%s", m->name);
     tune_strategy_functions(m, r->function, r->have);
     if (!r->have[TUNE_TEMPORAL] || !r->have[TUNE_NONTEMPORAL] || !r->have[TUNE_CURRENT])
-        return fail(err, errlen, "machine %s lacks a temporal or non-temporal clearing kernel",
-                    m->name);
+        return errbuf_set(err, errlen,
+                          "machine %s lacks a temporal or non-temporal clearing kernel", m->name);
     r->current_as = TUNE_CURRENT;
     for (int s = 0; s < TUNE_CURRENT; s++)
         if (r->have[s] && strcmp(r->function[s], r->function[TUNE_CURRENT]) == 0) {
@@ -672,7 +664,7 @@ int tune_run(const cfg_machine_t *m, const tune_opts_t *o, tune_result_t *r, cha
         free(ev);
         free(evi);
         tune_result_free(r);
-        return fail(err, errlen, "out of memory");
+        return errbuf_set(err, errlen, "out of memory");
     }
     size_t nev = 0;
     for (size_t i = 0; i < o->n_sizes; i++) {
@@ -703,7 +695,7 @@ int tune_run(const cfg_machine_t *m, const tune_opts_t *o, tune_result_t *r, cha
         if (ev[j].rc != 0) {
             char a[32];
             unit_format_size(ev[j].size_bytes, a, sizeof a);
-            rc = fail(err, errlen, "%s, size %s: %s", ev[j].function, a, ev[j].err);
+            rc = errbuf_set(err, errlen, "%s, size %s: %s", ev[j].function, a, ev[j].err);
             break;
         }
         if (ev[j].reuse_bytes == 0) {
@@ -844,11 +836,11 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
     json_object_set_new(root, "curve", curve);
     int rc = 0;
     if (ovf)
-        rc = fail(err, errlen, "a byte count does not fit a JSON integer");
+        rc = errbuf_set(err, errlen, "a byte count does not fit a JSON integer");
     else if (json_dumpf(root, out,
                         JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) != 0 ||
              fputc('\n', out) == EOF)
-        rc = fail(err, errlen, "cannot write the json output");
+        rc = errbuf_set(err, errlen, "cannot write the json output");
     json_decref(root);
     return rc;
 }
@@ -882,7 +874,7 @@ static int print_csv(FILE *out, const tune_result_t *r, char *err, size_t errlen
         fputc('\n', out);
     }
     if (ferror(out))
-        return fail(err, errlen, "cannot write the csv output");
+        return errbuf_set(err, errlen, "cannot write the csv output");
     return 0;
 }
 
@@ -975,7 +967,7 @@ static int print_text(FILE *out, const tune_result_t *r, char *err, size_t errle
                 r->cap_bytes_per_sec / (double)(1ull << 30), 100 * r->throughput_loss);
     }
     if (ferror(out))
-        return fail(err, errlen, "cannot write the output");
+        return errbuf_set(err, errlen, "cannot write the output");
     return 0;
 }
 

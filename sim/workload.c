@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
+#include "sim/errbuf.h"
 #include "sim/units.h"
 
 #define WL_DEFAULT_BASE_ADDR 0x100000000000ull
@@ -70,16 +71,6 @@ void wl_spec_init(wl_spec_t *s)
 
 /* ------------------------------------------------------------ validation */
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt,
-                                                      ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static bool page_size_ok(uint64_t p)
 {
     return p == (4ull << 10) || p == (2ull << 20) || p == (1ull << 30);
@@ -90,25 +81,25 @@ int wl_validate(const wl_spec_t *s, const cfg_machine_t *m, char *err, size_t er
     char a[32], b[32], why[256];
 
     if (s->kind != WL_MEMSET && s->kind != WL_MMAP)
-        return fail(err, errlen, "unknown workload (use memset or mmap)");
+        return errbuf_set(err, errlen, "unknown workload (use memset or mmap)");
     if (s->size_bytes == 0)
-        return fail(err, errlen, "--size must be greater than 0");
+        return errbuf_set(err, errlen, "--size must be greater than 0");
     if (s->loops == 0)
-        return fail(err, errlen, "--loops must be at least 1");
+        return errbuf_set(err, errlen, "--loops must be at least 1");
     if (s->fill > 255) {
         snprintf(err, errlen, "--fill %u is out of range 0..255", s->fill);
         return -1;
     }
     if (memchr(s->function, '\0', sizeof s->function) == NULL)
-        return fail(err, errlen, "--function: name too long");
+        return errbuf_set(err, errlen, "--function: name too long");
     const kern_info_t *k = kern_find(s->function);
     if (!k)
-        return fail(err, errlen, "--function %s: unknown function", s->function);
+        return errbuf_set(err, errlen, "--function %s: unknown function", s->function);
     if (m && kern_check_machine(k, m, why, sizeof why))
-        return fail(err, errlen, "--function %s: %s", s->function, why);
+        return errbuf_set(err, errlen, "--function %s: %s", s->function, why);
     if (!page_size_ok(s->page_bytes)) {
         unit_format_size(s->page_bytes, a, sizeof a);
-        return fail(err, errlen, "--page %s: must be 4KB, 2MB or 1GB", a);
+        return errbuf_set(err, errlen, "--page %s: must be 4KB, 2MB or 1GB", a);
     }
     if (s->base_addr % s->page_bytes) {
         unit_format_size(s->page_bytes, a, sizeof a);
@@ -119,23 +110,23 @@ int wl_validate(const wl_spec_t *s, const cfg_machine_t *m, char *err, size_t er
 
     if (s->kind == WL_MEMSET) {
         if (s->caller != WL_CALLER_CHUNKED && s->caller != WL_CALLER_REPEAT)
-            return fail(err, errlen,
-                        "--caller %s is not valid for the memset workload (use chunked or "
-                        "repeat)",
-                        wl_caller_name(s->caller));
+            return errbuf_set(err, errlen,
+                              "--caller %s is not valid for the memset workload (use chunked or "
+                              "repeat)",
+                              wl_caller_name(s->caller));
         if (s->chunk_bytes > s->size_bytes) {
             unit_format_size(s->chunk_bytes, a, sizeof a);
             unit_format_size(s->size_bytes, b, sizeof b);
-            return fail(err, errlen, "--chunk (%s) is larger than --size (%s)", a, b);
+            return errbuf_set(err, errlen, "--chunk (%s) is larger than --size (%s)", a, b);
         }
         if (s->caller == WL_CALLER_REPEAT && s->chunk_bytes && s->chunk_bytes != s->size_bytes)
-            return fail(err, errlen,
-                        "--chunk applies only to --caller chunked (repeat clears the whole "
-                        "buffer per call)");
+            return errbuf_set(err, errlen,
+                              "--chunk applies only to --caller chunked (repeat clears the whole "
+                              "buffer per call)");
         if (s->reuse_bytes > s->size_bytes) {
             unit_format_size(s->reuse_bytes, a, sizeof a);
             unit_format_size(s->size_bytes, b, sizeof b);
-            return fail(err, errlen, "reuse (%s) is larger than --size (%s)", a, b);
+            return errbuf_set(err, errlen, "reuse (%s) is larger than --size (%s)", a, b);
         }
         if (kern_check_fill(k, s->fill, why, sizeof why)) {
             snprintf(err, errlen, "--fill %u: %s", s->fill, why);
@@ -143,29 +134,29 @@ int wl_validate(const wl_spec_t *s, const cfg_machine_t *m, char *err, size_t er
         }
         unit_format_size(s->size_bytes, a, sizeof a);
         if (kern_check_len(k, m, s->size_bytes, why, sizeof why))
-            return fail(err, errlen, "--size %s: %s", a, why);
+            return errbuf_set(err, errlen, "--size %s: %s", a, why);
         if (s->chunk_bytes && kern_check_len(k, m, s->chunk_bytes, why, sizeof why)) {
             unit_format_size(s->chunk_bytes, a, sizeof a);
-            return fail(err, errlen, "--chunk %s: %s", a, why);
+            return errbuf_set(err, errlen, "--chunk %s: %s", a, why);
         }
         return 0;
     }
 
     /* mmap */
     if (s->caller != WL_CALLER_PAGE && s->caller != WL_CALLER_EXTENT)
-        return fail(err, errlen,
-                    "--caller %s is not valid for the mmap workload (use page or extent)",
-                    wl_caller_name(s->caller));
+        return errbuf_set(err, errlen,
+                          "--caller %s is not valid for the mmap workload (use page or extent)",
+                          wl_caller_name(s->caller));
     if (s->fault != WL_FAULT_DEMAND && s->fault != WL_FAULT_POPULATE)
-        return fail(err, errlen, "--fault: unknown fault mode (use demand or populate)");
+        return errbuf_set(err, errlen, "--fault: unknown fault mode (use demand or populate)");
     if (s->preempt > CALLER_PREEMPT_LAZY)
-        return fail(err, errlen,
-                    "--preempt: unknown preemption model (use none, voluntary, full or "
-                    "lazy)");
+        return errbuf_set(err, errlen,
+                          "--preempt: unknown preemption model (use none, voluntary, full or "
+                          "lazy)");
     if (s->size_bytes % s->page_bytes) {
         unit_format_size(s->size_bytes, a, sizeof a);
         unit_format_size(s->page_bytes, b, sizeof b);
-        return fail(err, errlen, "--size %s is not a multiple of --page %s", a, b);
+        return errbuf_set(err, errlen, "--size %s is not a multiple of --page %s", a, b);
     }
     if (s->fill != 0) {
         snprintf(err, errlen,
@@ -175,15 +166,15 @@ int wl_validate(const wl_spec_t *s, const cfg_machine_t *m, char *err, size_t er
         return -1;
     }
     if (s->chunk_bytes)
-        return fail(err, errlen, "--chunk applies only to the memset workload");
+        return errbuf_set(err, errlen, "--chunk applies only to the memset workload");
     if (s->reuse_bytes)
-        return fail(err, errlen, "reuse applies only to the memset workload");
+        return errbuf_set(err, errlen, "reuse applies only to the memset workload");
     if (s->extent_cap_bytes == 0 || s->extent_cap_bytes % CALLER_SUBPAGE_BYTES) {
         unit_format_size(s->extent_cap_bytes, a, sizeof a);
-        return fail(err, errlen, "--extent-cap %s: must be a non-zero multiple of 4KiB", a);
+        return errbuf_set(err, errlen, "--extent-cap %s: must be a non-zero multiple of 4KiB", a);
     }
     if (kern_check_len(k, m, CALLER_SUBPAGE_BYTES, why, sizeof why))
-        return fail(err, errlen, "--function %s: %s", s->function, why);
+        return errbuf_set(err, errlen, "--function %s: %s", s->function, why);
     return 0;
 }
 

@@ -11,6 +11,7 @@
  * on: a fit of every key on every case would pull os.fault_4k towards it; the
  * staged fit lets stage 3 move only os.fault_2m, which it leaves alone, so
  * os.fault_4k still comes back within 2%.
+ * A data file's clock: key is parsed and its errors located.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -175,11 +176,40 @@ static void test_bad_stages(void **state)
                 CASES, "stage 4: 0 fitting cases cannot determine 1 parameters", true);
 }
 
+/* A data file's clock: parsed, checked, and the unit's errors located. */
+static void test_data_clock(void **state)
+{
+    (void)state;
+    cfg_machine_t *m = minimal();
+    char path[64], text[2048], err[512] = "";
+    snprintf(text, sizeof(text), "machine: minimal\nclock: 2.5GHz\n%s", CASES);
+    write_data(path, sizeof(path), text);
+    cal_data_t *d = cal_load(path, m, err, sizeof(err));
+    unlink(path);
+    if (!d)
+        fail_msg("%s", err);
+    assert_true(d->clock_ghz == 2.5);
+    cal_destroy(d);
+    const char *bad[][2] = {
+        {"99GHz", "must be between 0.1GHz and 10GHz"}, {"fast", "'fast'"}, {"[1, 2]", "clock"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof(text), "machine: minimal\nclock: %s\n%s", bad[i][0], CASES);
+        write_data(path, sizeof(path), text);
+        d = cal_load(path, m, err, sizeof(err));
+        unlink(path);
+        assert_null(d);
+        if (!strstr(err, ":2:") || !strstr(err, bad[i][1]))
+            fail_msg("clock %s: '%s' does not give line 2 and '%s'", bad[i][0], err, bad[i][1]);
+    }
+    cfg_machine_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_staged_fit_recovers),
         cmocka_unit_test(test_bad_stages),
+        cmocka_unit_test(test_data_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

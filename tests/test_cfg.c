@@ -227,6 +227,32 @@ static void test_good_minimal(void **state)
     cfg_machine_destroy(m);
 }
 
+/* A host's measured clock replaces core.freq: values given in GB/s convert at
+ * it (hand-computed), values in ns and cycles keep their stored units. */
+static void test_load_at_clock(void **state)
+{
+    (void)state;
+    cfg_error_t err = {{0}};
+    cfg_machine_t *m = cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 4.0, &err);
+    if (!m)
+        print_error("%s\n", err.msg);
+    assert_non_null(m);
+    assert_true(m->freq_ghz == 4.0);
+    /* 20 GiB/s at 4 GHz = 20 * 2^30 / 4e9 = 5.36870912 B/cycle (10.737 at the file's 2 GHz) */
+    assert_true(near(m->mem_read_bpc, 5.36870912));
+    assert_true(m->fault_4k_ns == 1000);
+    assert_true(m->mem_latency_ns == 100);
+    cfg_machine_destroy(m);
+    m = cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 0, &err); /* 0: the file's */
+    assert_non_null(m);
+    assert_true(m->freq_ghz == 2.0);
+    cfg_machine_destroy(m);
+    /* an override outside the key's bounds is an error, not a silent clamp */
+    assert_null(cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 50.0, &err));
+    assert_non_null(strstr(err.msg, "core.freq"));
+    assert_non_null(strstr(err.msg, "clock override"));
+}
+
 static void test_good_converted(void **state)
 {
     (void)state;
@@ -776,6 +802,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_inline_values),  cmocka_unit_test(test_string_length),
         cmocka_unit_test(test_resolve),        cmocka_unit_test(test_key_table),
         cmocka_unit_test(test_key_get_set),    cmocka_unit_test(test_readme_in_sync),
+        cmocka_unit_test(test_load_at_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

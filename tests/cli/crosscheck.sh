@@ -3,7 +3,8 @@
 # has one row per case with both figures and the signed error, the summary line gives the
 # median and largest error over the cases printed (recomputed here from the table), the CSV has
 # the documented columns with the same figures, and the data file it emits loads in
-# `calibrate --check` with the same machine. Accuracy is not judged here (it depends on the
+# `calibrate --check` with the same machine. The core clock is measured around each native
+# case, the model predicts the case at it, and the data records their mean. Accuracy is not judged here (it depends on the
 # host's state: docs/MODEL.md section 12); `clearsim crosscheck --machine host` reports it.
 #
 # Skips: a host no bundled machine file matches (clearsim detect makes one), and sanitizer
@@ -28,15 +29,38 @@ cs machines
 MACHINE=$(sed -n "s/^# crosscheck: host '.*' natively vs model '\([^']*\)'.*/\1/p" "$OUT")
 [[ -n "$MACHINE" ]] || fail "no header line naming the model"
 
+# The clock: measured around each native case, which the model predicts at (the table's
+# GHz column and the csv's predicted_at_ghz); the header gives their range and mean, and the
+# emitted data records the mean as its clock (which calibrate then predicts at).
+CLOCK=$(grep '^# core clock: ' "$OUT") || fail "no core clock line"
+if [[ "$CLOCK" != *"not measurable"* ]]; then
+    python3 - "$CLOCK" "$OUT" "$TMPD/x.csv" "$TMPD/x.yaml" <<'PY' || fail "clock figures disagree: $CLOCK"
+import csv, re, sys
+m = re.match(r"# core clock: ([0-9.]+)\.\.([0-9.]+) GHz around the native runs \(mean ([0-9.]+)\); "
+             r"the machine file says ([0-9.]+) GHz; each case is predicted at its own", sys.argv[1])
+assert m, sys.argv[1]
+lo, hi, mean, _ = map(float, m.groups())
+assert 0.1 < lo <= mean <= hi < 10, (lo, mean, hi)
+ghz = [float(l.split()[-1]) for l in open(sys.argv[2]) if re.match(r"^\S+\s+[0-9.]+\s.*%\s+[0-9.]+$", l)]
+assert ghz and all(lo - 0.006 <= g <= hi + 0.006 for g in ghz), (ghz, lo, hi)
+assert abs(sum(ghz) / len(ghz) - mean) <= 0.011, (ghz, mean)
+with open(sys.argv[3]) as f:
+    at = sorted(float(r["predicted_at_ghz"]) for r in csv.DictReader(f))
+assert len(at) == len(ghz) and all(abs(a - b) <= 0.006 for a, b in zip(at, sorted(ghz))), at
+c = [l for l in open(sys.argv[4]) if l.startswith("clock: ")]
+assert len(c) == 1 and abs(float(c[0].split()[1].rstrip("GHz")) - mean) <= 0.011, c
+PY
+fi
+
 python3 - "$OUT" "$TMPD/x.csv" <<'PY' || fail "table, summary and csv disagree"
 import csv, re, statistics, sys
 rows = {}
 summary = None
 for line in open(sys.argv[1]):
-    m = re.match(r"^(\S+)\s+([0-9.]+)\s+(-|[0-9.]+)\s+([0-9.]+)\s+([+-][0-9.]+)%$", line)
+    m = re.match(r"^(\S+)\s+([0-9.]+)\s+(-|[0-9.]+)\s+([0-9.]+)\s+([+-][0-9.]+)%\s+([0-9.]+)$", line)
     if m:
         meas, pred, err = float(m.group(2)), float(m.group(4)), float(m.group(5))
-        assert meas > 0 and pred > 0, line
+        assert meas > 0 and pred > 0 and 0.1 <= float(m.group(6)) <= 10, line
         assert abs(100 * (pred - meas) / meas - err) < 0.15, line
         rows[m.group(1)] = (meas, pred, err)
     s = re.match(r"^summary: (\d+) cases, median \|error\| ([0-9.]+)%, max \|error\| ([0-9.]+)%", line)
@@ -57,6 +81,10 @@ for row in r:
     assert abs(float(row["measured_bytes_per_sec"]) / 2**30 - meas) <= 0.0006 * meas + 0.001, row
     assert abs(float(row["predicted_bytes_per_sec"]) / 2**30 - pred) <= 0.0006 * pred + 0.001, row
 PY
+
+cs crosscheck --machine host --clock turbo
+[[ $RC -eq 2 ]] && grep -q -- "--clock turbo: expected measured or file" "$ERR" ||
+    fail "--clock turbo: exit $RC, $(head -c 200 "$ERR")"
 
 cs calibrate --machine "$MACHINE" --data "$TMPD/x.yaml" --check --threads 2 -q
 [[ $RC -eq 0 || $RC -eq 1 ]] || fail "calibrate --check on the emitted data: exit $RC"
