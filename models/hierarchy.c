@@ -341,7 +341,8 @@ static void l1_prefetch(hier_t *h, uint64_t a, double t)
     }
 }
 
-double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
+static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit,
+                                bool l1_slot)
 {
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
     cache_meta_t *p = cache_i_lookup(h->l1, a, true);
@@ -355,9 +356,10 @@ double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
     }
     *hit = false;
     count(h, ST_L1_MISSES, h->line_bytes);
-    double t1 = mshr_acquire(h->mq1, t);
+    double t1 = l1_slot ? mshr_acquire(h->mq1, t) : t;
     double data = from_l2(h, a, t1, how == HIER_NOREAD, true);
-    mshr_commit(h->mq1, data);
+    if (l1_slot)
+        mshr_commit(h->mq1, data);
     if (how == HIER_RFO) {
         count(h, ST_RFO, h->line_bytes);
         count(h, ST_L1_FILLS_RFO, h->line_bytes);
@@ -367,6 +369,16 @@ double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
     l1_fill(h, a, true, data, t1);
     l1_prefetch(h, a, t);
     return data;
+}
+
+double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
+{
+    return store_line(h, addr, t, how, hit, true);
+}
+
+double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
+{
+    return store_line(h, addr, t, how, hit, false);
 }
 
 double hier_load(hier_t *h, uint64_t addr, double t, bool *hit)

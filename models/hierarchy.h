@@ -36,6 +36,10 @@ void hier_set_contig(hier_t *h, uint64_t contig_bytes);
 
 /* Make the line holding addr writable in L1; returns when it is owned. */
 double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit);
+/* The same for a request that does not hold an L1 miss slot (a string
+ * engine tracked at L2, string.l1_fill_buffers false): only the L2's miss
+ * slots bound how many are in flight. */
+double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit);
 /* Bring the line into L1 for a load; returns when the data arrives. */
 double hier_load(hier_t *h, uint64_t addr, double t, bool *hit);
 /* Write `bytes` of the line past the caches to memory (WC flush, elided

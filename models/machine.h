@@ -145,6 +145,9 @@ typedef struct cfg_machine {
     bool string_rfo;                 /* string.rfo: allocating string stores read the line
                                       * first (false: ownership without a read, the SDM's
                                       * fast-string model) */
+    bool string_l1_slots;            /* string.l1_fill_buffers: the engine's line requests
+                                      * hold L1 miss slots as ordinary stores do (false:
+                                      * they are tracked by the L2's miss slots only) */
     bool elide_enabled;              /* string.elide.enabled */
     cfg_elide_mode_t elide_mode;     /* string.elide.mode: length | remaining */
     uint64_t elide_threshold_bytes;  /* string.elide.threshold: bytes, or derived from

@@ -727,7 +727,8 @@ static void string_op(model_t *md, const trace_op_t *op)
             } else {
                 bool hit;
                 hier_own_t how = (full && !m->string_rfo) ? HIER_NOREAD : HIER_RFO;
-                ready = hier_store(md->h, line, t, how, &hit);
+                ready = m->string_l1_slots ? hier_store(md->h, line, t, how, &hit)
+                                           : hier_store_l2_tracked(md->h, line, t, how, &hit);
             }
             commit(md, max2(ready, md->t_commit_last) + piece_cycles);
         }

@@ -880,8 +880,20 @@ int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, cons
                 continue;
             double v;
             cfg_key_get(m, d->keys[k].key, &v);
-            char val[64];
+            char val[64], was[64], why[128];
             format_value(d->keys[k].key, v, val, sizeof(val));
+            /* A bandwidth the file gives per second (a bus rate, which does
+             * not follow the core clock) stays per second: the fitted
+             * bytes/cycle at the clock the fit ran at (m's). */
+            size_t wl = spans[k].col_end - spans[k].col_start;
+            unit_bw_t bw;
+            if (d->keys[k].key->type == CFG_T_BW && wl < sizeof(was)) {
+                memcpy(was, p + spans[k].col_start, wl);
+                was[wl] = 0;
+                if (unit_parse_bw(was, &bw, why, sizeof(why)) == 0 && !bw.per_cycle)
+                    snprintf(val, sizeof(val), "%.4gGB/s",
+                             v * m->freq_ghz * 1e9 / (1024.0 * 1024.0 * 1024.0));
+            }
             fwrite(p, 1, spans[k].col_start, o);
             fputs(val, o);
             /* keep the comment column where it was when the new value fits */

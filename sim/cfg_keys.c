@@ -124,6 +124,9 @@ static const cfg_key_t keys[] = {
         "unordered within the op, ordered with later stores); string engine"),
     KEY("string.rfo", CFG_T_BOOL, string_rfo, DEF("true"), 0, 0, FIX, NULL,
         "allocating string stores read the line first (false: ownership without a read)"),
+    KEY("string.l1_fill_buffers", CFG_T_BOOL, string_l1_slots, DEF("true"), 0, 0, FIX, NULL,
+        "the string engine's line requests hold L1 fill buffers (l1.mshrs) as ordinary stores "
+        "do; false: only the L2's miss slots (l2.mshrs) bound them"),
     KEY("string.elide.enabled", CFG_T_BOOL, elide_enabled, DEF("false"), 0, 0, FIX, NULL,
         "string ops above a threshold write lines without allocating them (AMD Zen)"),
     KEY("string.elide.mode", CFG_T_ENUM, elide_mode, DEF("length"), 0, 0, FIX, "length|remaining",

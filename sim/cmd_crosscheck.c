@@ -447,7 +447,9 @@ int cmd_crosscheck_main(int argc, char **argv)
 
     /* Every native run first, on a quiet machine; then the predictions, in
      * parallel: a prediction running beside a native run would disturb it. */
-    /* the clock before each native case; the last one's "after" is taken below */
+    /* The clock between native cases: a case's own is the mean of the
+     * measurements before and after it (taken unpinned, after native_run has
+     * given the thread its affinity back). */
     double ghz_before = host_measure_core_ghz(CLOCK_TRIALS);
     progress_t *pg = progress_create("crosscheck native", n, !quiet);
     static native_result_t nr;

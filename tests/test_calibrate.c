@@ -204,12 +204,56 @@ static void test_data_clock(void **state)
     cfg_machine_destroy(m);
 }
 
+/* The calibrated file keeps a per-second bandwidth per second (a bus rate does
+ * not follow the core clock): 5.36870912 B/cycle at minimal's 2 GHz is
+ * 10 GiB/s; a key given in cycles is written in cycles. */
+static void test_write_keeps_units(void **state)
+{
+    (void)state;
+    cfg_machine_t *m = minimal();
+    char path[64], text[2048], err[512] = "";
+    snprintf(text, sizeof(text),
+             "machine: minimal\nfit:\n  memory.read_bandwidth: [1, 64]\n  os.fault_4k: [200, "
+             "20000]\n%s",
+             CASES);
+    write_data(path, sizeof(path), text);
+    cal_data_t *d = cal_load(path, m, err, sizeof(err));
+    unlink(path);
+    if (!d)
+        fail_msg("%s", err);
+    set_key(m, "memory.read_bandwidth", 5.36870912);
+    set_key(m, "os.fault_4k", 2500);
+    static cal_result_t res;
+    char in[1024], out[64];
+    snprintf(in, sizeof(in), "%s/tests/fixtures/good/minimal.yaml", CLEARSIM_SOURCE_DIR);
+    snprintf(out, sizeof(out), "/tmp/clearsim-test-calibrate-out-XXXXXX");
+    int fd = mkstemp(out);
+    assert_true(fd >= 0);
+    close(fd);
+    if (cal_write_yaml(in, out, m, d, &res, "test", err, sizeof(err)))
+        fail_msg("%s", err);
+    FILE *f = fopen(out, "r");
+    assert_non_null(f);
+    static char got[65536];
+    size_t n = fread(got, 1, sizeof(got) - 1, f);
+    got[n] = 0;
+    fclose(f);
+    unlink(out);
+    if (!strstr(got, "read_bandwidth: 10GB/s"))
+        fail_msg("no 'read_bandwidth: 10GB/s' in:\n%s", got);
+    if (!strstr(got, "fault_4k: 2500ns"))
+        fail_msg("no 'fault_4k: 2500ns' in:\n%s", got);
+    cal_destroy(d);
+    cfg_machine_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_staged_fit_recovers),
         cmocka_unit_test(test_bad_stages),
         cmocka_unit_test(test_data_clock),
+        cmocka_unit_test(test_write_keeps_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -322,6 +322,38 @@ static void test_string_lookahead_crosses_page(void **state)
     model_destroy(md);
 }
 
+/* string.l1_fill_buffers: when the string engine's requests hold L1 fill
+ * buffers, 8 of them bound a cold clear to 8 lines in flight; tracked at L2
+ * they are bound by the lookahead (16 lines) and the L2's 16 miss slots, so
+ * the same clear takes half as long once the round trips dominate. With 16
+ * fill buffers the L1 never binds, and both give the same cycle count. */
+static void test_string_l1_fill_buffers(void **state)
+{
+    (void)state;
+    cfg_machine_t m;
+    tiny_machine(&m);
+    m.l2.mshrs = 16;
+    uint64_t cyc[2][2];
+    for (int fb16 = 0; fb16 < 2; fb16++) {
+        m.l1.mshrs = fb16 ? 16 : 8;
+        for (int l1 = 0; l1 < 2; l1++) {
+            m.string_l1_slots = l1;
+            model_t *md = mk(&m);
+            op(md, TRACE_STRING, BASE, 512 * 64, 1, 1, 0, 0);
+            stats_t st = finish(md);
+            cyc[fb16][l1] = st.count[ST_CYCLES];
+            assert_int_equal(st.count[ST_RFO], 512); /* tracked elsewhere, still read */
+            model_destroy(md);
+        }
+    }
+    double ratio = (double)cyc[0][1] / (double)cyc[0][0];
+    if (ratio < 1.8 || ratio > 2.2)
+        fail_msg("8 fill buffers: %llu cycles held in L1, %llu tracked at L2 (ratio %.2f, want ~2)",
+                 (unsigned long long)cyc[0][1], (unsigned long long)cyc[0][0], ratio);
+    assert_int_equal(cyc[1][1], cyc[1][0]);
+    assert_int_equal(cyc[1][0], cyc[0][0]); /* tracked at L2: the fill buffers play no part */
+}
+
 /* Startup table: linear between points, flat outside. */
 static void test_startup_interpolation(void **state)
 {
@@ -512,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_dirty_writebacks_reach_memory),
         cmocka_unit_test(test_prefetch_boundary),
         cmocka_unit_test(test_string_lookahead_crosses_page),
+        cmocka_unit_test(test_string_l1_fill_buffers),
         cmocka_unit_test(test_startup_interpolation),
         cmocka_unit_test(test_elide_threshold),
         cmocka_unit_test(test_write_streaming),

@@ -8,7 +8,8 @@
  *   L3  4 KiB, 64 lines, victim, latency 30
  *   memory: latency 100 ns, write ack 50 ns, no bandwidth limit
  *   no prefetchers, no TLB, no startup cost, string engine 64 B/cycle,
- *   lookahead 1 KiB (16 lines), store buffer 64 entries, 1 store/cycle.
+ *   lookahead 1 KiB (16 lines) whose requests hold L1 fill buffers, store
+ *   buffer 64 entries, 1 store/cycle.
  */
 #ifndef CLEARSIM_TESTS_TINY_MACHINE_H
 #define CLEARSIM_TESTS_TINY_MACHINE_H
@@ -48,6 +49,7 @@ static inline void tiny_machine(cfg_machine_t *m)
     m->string_bpc = 64;
     m->string_lookahead_bytes = 1024;
     m->string_rfo = true;
+    m->string_l1_slots = true;
     m->elide_threshold_bytes = UINT64_MAX;
     m->wc_buffers = 4;
     m->zva_block_bytes = 64;
