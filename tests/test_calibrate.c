@@ -64,6 +64,18 @@ static void write_data(char *path, size_t len, const char *text)
     assert_int_equal(fclose(f), 0);
 }
 
+/* Load a data text that must load (the test fails with the loader's reason). */
+static cal_data_t *load_ok(const cfg_machine_t *m, const char *text)
+{
+    char path[64], err[512] = "";
+    write_data(path, sizeof(path), text);
+    cal_data_t *d = cal_load(path, m, err, sizeof(err));
+    unlink(path);
+    if (!d)
+        fail_msg("%s", err);
+    return d;
+}
+
 static void set_key(cfg_machine_t *m, const char *path, double v)
 {
     cfg_error_t e = {{0}};
@@ -84,7 +96,7 @@ static void test_staged_fit_recovers(void **state)
 {
     (void)state;
     cfg_machine_t *m = minimal();
-    char path[64], text[2048], err[512];
+    char text[2048], err[512];
     snprintf(text, sizeof(text),
              "machine: minimal\n"
              "fit:\n"
@@ -93,11 +105,7 @@ static void test_staged_fit_recovers(void **state)
              "  os.fault_2m: [200, 2000000, 3]\n"
              "%s",
              CASES);
-    write_data(path, sizeof(path), text);
-    cal_data_t *d = cal_load(path, m, err, sizeof(err));
-    unlink(path);
-    if (!d)
-        fail_msg("%s", err);
+    cal_data_t *d = load_ok(m, text);
     assert_int_equal(d->n_keys, 3);
     assert_int_equal(d->keys[0].stage, 1);
     assert_int_equal(d->keys[1].stage, 2);
@@ -183,11 +191,7 @@ static void test_data_clock(void **state)
     cfg_machine_t *m = minimal();
     char path[64], text[2048], err[512] = "";
     snprintf(text, sizeof(text), "machine: minimal\nclock: 2.5GHz\n%s", CASES);
-    write_data(path, sizeof(path), text);
-    cal_data_t *d = cal_load(path, m, err, sizeof(err));
-    unlink(path);
-    if (!d)
-        fail_msg("%s", err);
+    cal_data_t *d = load_ok(m, text);
     assert_true(d->clock_ghz == 2.5);
     cal_destroy(d);
     const char *bad[][2] = {
@@ -211,16 +215,12 @@ static void test_write_keeps_units(void **state)
 {
     (void)state;
     cfg_machine_t *m = minimal();
-    char path[64], text[2048], err[512] = "";
+    char text[2048], err[512] = "";
     snprintf(text, sizeof(text),
              "machine: minimal\nfit:\n  memory.read_bandwidth: [1, 64]\n  os.fault_4k: [200, "
              "20000]\n%s",
              CASES);
-    write_data(path, sizeof(path), text);
-    cal_data_t *d = cal_load(path, m, err, sizeof(err));
-    unlink(path);
-    if (!d)
-        fail_msg("%s", err);
+    cal_data_t *d = load_ok(m, text);
     set_key(m, "memory.read_bandwidth", 5.36870912);
     set_key(m, "os.fault_4k", 2500);
     static cal_result_t res;
