@@ -308,9 +308,9 @@ static int collect_inputs(md_files_t *f, bool with_configs, char *err, size_t er
     static const char *const yaml[] = {".yaml", NULL};
     static const char *const ch[] = {".c", ".h", NULL};
     static const char *const chinc[] = {".c", ".h", ".inc", NULL};
-    static const char *const sim_files[] = {"run.c",       "workload.c",  "trace.c",
-                                            "trace.h",     "cfg.c",       "cfg_keys.c",
-                                            "report_md.c", "report_md.h", NULL};
+    static const char *const sim_files[] = {
+        "run.c",      "workload.c", "trace.c",     "trace.h",     "cfg.c", "cfg_parse.c",
+        "cfg_impl.h", "cfg_keys.c", "report_md.c", "report_md.h", NULL};
     const char *src = CLEARSIM_SOURCE_DIR;
     char dir[4096];
     int rc = with_configs ? add_dir(f, cfg_configs_dir(), "configs", yaml, err, errlen) : 0;
@@ -942,7 +942,8 @@ static void write_header(const predmd_t *r, FILE *out, uint64_t fp)
           "the machine names and every input that can change a prediction: `configs/*.yaml`,\n"
           "`models/*.c`, `models/*.h`, `kernels/*.c`, `kernels/*.h`, `kernels/*.inc`, "
           "`sim/run.c`,\n"
-          "`sim/workload.c`, `sim/trace.c`, `sim/trace.h`, `sim/cfg.c`, `sim/cfg_keys.c` and\n"
+          "`sim/workload.c`, `sim/trace.c`, `sim/trace.h`, `sim/cfg.c`, `sim/cfg_parse.c`,\n"
+          "`sim/cfg_impl.h`, `sim/cfg_keys.c` and\n"
           "`sim/report_md.c`/`.h`. `clearsim report --check docs/PREDICTIONS.md` recomputes it\n"
           "without running anything and fails when this file is out of date; the test\n"
           "`cli_predictions` runs that check.\n\n",
