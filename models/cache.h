@@ -25,6 +25,16 @@
 typedef struct cache cache_t;
 typedef struct repl_ops repl_ops_t;
 
+/* The smallest n with 2^n >= x (log2 of a power of two): geometry shifts,
+ * and the depth of a tree-PLRU over `ways` ways. */
+static inline uint32_t cache_log2(uint64_t x)
+{
+    uint32_t n = 0;
+    while (n < 63 && (1ull << n) < x)
+        n++;
+    return n;
+}
+
 /* Per-line metadata the timing model keeps with a line. */
 typedef struct cache_meta {
     double ready_cycles; /* when the line's data/ownership arrives (fills in flight) */

@@ -72,14 +72,6 @@ static inline bool cache_is_pow2(uint64_t x)
     return x != 0 && (x & (x - 1)) == 0;
 }
 
-static inline uint32_t cache_log2(uint64_t pow2)
-{
-    uint32_t n = 0;
-    while ((1ull << n) < pow2)
-        n++;
-    return n;
-}
-
 static inline uint64_t cache_line_of(const cache_t *c, uint64_t addr)
 {
     return addr >> c->line_shift;

@@ -23,14 +23,6 @@
 
 #include "models/cache.h"
 
-static inline uint32_t plru_log2(uint32_t ways)
-{
-    uint32_t levels = 0;
-    while ((1u << levels) < ways)
-        levels++;
-    return levels;
-}
-
 static inline unsigned plru_get(const uint8_t *state, uint32_t node)
 {
     return (state[node >> 3] >> (node & 7u)) & 1u;
@@ -55,7 +47,7 @@ static void plru_init(uint8_t *state, uint32_t ways)
 
 static void plru_touch(uint8_t *state, uint32_t ways, uint32_t way)
 {
-    uint32_t levels = plru_log2(ways);
+    uint32_t levels = cache_log2(ways);
     uint32_t node = 0;
     for (uint32_t d = 0; d < levels; d++) {
         unsigned dir = (way >> (levels - 1 - d)) & 1u; /* 0 = way is left */
@@ -67,7 +59,7 @@ static void plru_touch(uint8_t *state, uint32_t ways, uint32_t way)
 static uint32_t plru_victim(uint8_t *state, uint32_t ways, uint64_t *rng)
 {
     (void)rng;
-    uint32_t levels = plru_log2(ways);
+    uint32_t levels = cache_log2(ways);
     uint32_t node = 0, way = 0;
     for (uint32_t d = 0; d < levels; d++) {
         unsigned dir = plru_get(state, node);
