@@ -12,7 +12,8 @@
  *    - RFO (read the line) versus ownership without a read: the latter pays
  *      the round trip to wherever the line lives but moves no data;
  *    - stream prefetchers at L1 (into L1) and L2 (into L2), trained on the
- *      demand stream each level sees;
+ *      demand stream each level sees (stores included unless the level's
+ *      prefetch.stores is false: Intel's L1 prefetchers follow loads only);
  *    - lines in flight: a line is inserted at request time with the time its
  *      data arrives (cache_meta_t.ready_cycles); a later hit waits for it.
  *  - What it ignores: coherence with other cores, bank conflicts, the L1
@@ -297,9 +298,10 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
     }
 }
 
-/* An L1 miss (or L1 prefetch) at t asks L2 for the line. Returns when the
- * data (or ownership) reaches L1. */
-static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool demand)
+/* An L1 miss (or L1 prefetch) at t asks L2 for the line; train: the request
+ * trains (and may trigger) the L2 prefetcher. Returns when the data (or
+ * ownership) reaches L1. */
+static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
 {
     cache_meta_t *p = cache_i_lookup(h->l2, a, true);
     double data;
@@ -320,7 +322,7 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool demand)
     }
     if (!noread)
         data = serve(&h->free21, data, h->cpl21);
-    if (demand)
+    if (train)
         l2_prefetch(h, a, t);
     return data;
 }
@@ -351,13 +353,14 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
         p->dirty = true;
         double r = max2(t, p->ready_cycles);
         *hit = true;
-        l1_prefetch(h, a, t);
+        if (h->m->l1.prefetch.stores)
+            l1_prefetch(h, a, t);
         return r;
     }
     *hit = false;
     count(h, ST_L1_MISSES, h->line_bytes);
     double t1 = l1_slot ? mshr_acquire(h->mq1, t) : t;
-    double data = from_l2(h, a, t1, how == HIER_NOREAD, true);
+    double data = from_l2(h, a, t1, how == HIER_NOREAD, h->m->l2.prefetch.stores);
     if (l1_slot)
         mshr_commit(h->mq1, data);
     if (how == HIER_RFO) {
@@ -367,7 +370,8 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
         count(h, ST_L1_FILLS_NOREAD, h->line_bytes);
     }
     l1_fill(h, a, true, data, t1);
-    l1_prefetch(h, a, t);
+    if (h->m->l1.prefetch.stores)
+        l1_prefetch(h, a, t);
     return data;
 }
 

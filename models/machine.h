@@ -60,6 +60,8 @@ typedef struct cfg_prefetch {
                               * continues on the adjacent page when the demand stream
                               * enters it (no retraining); it still never prefetches
                               * across the boundary ahead of demand */
+    bool stores;             /* lN.prefetch.stores: stores (their RFOs) train and trigger it;
+                              * false: loads (and, at L2, the L1's prefetches) only */
 } cfg_prefetch_t;
 
 typedef struct cfg_cache {

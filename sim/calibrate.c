@@ -91,6 +91,19 @@ static int get_string(loader_t *l, const yaml_node_t *n, const char *what, char 
     return 0;
 }
 
+/* A core clock ("3.2GHz"), 0.1 to 10 GHz. */
+static int get_clock(loader_t *l, const yaml_node_t *n, const char *what, double *ghz)
+{
+    char text[64], why[256];
+    if (get_string(l, n, what, text, sizeof(text)))
+        return -1;
+    if (unit_parse_freq(text, ghz, why, sizeof(why)) < 0)
+        return at(l, n, what, "'%s': %s", text, why);
+    if (*ghz < 0.1 || *ghz > 10)
+        return at(l, n, what, "'%s': must be between 0.1GHz and 10GHz", text);
+    return 0;
+}
+
 /* Split args on blanks into argv (after "run"); parse as `clearsim run`. */
 static int parse_args(loader_t *l, const yaml_node_t *n, const cfg_machine_t *m, cal_case_t *c)
 {
@@ -177,9 +190,13 @@ static int load_case(loader_t *l, yaml_node_t *map, const cfg_machine_t *m, cal_
             if (st != floor(st) || st < 1 || st > CAL_STAGES)
                 return at(l, v, what, "must be an integer 1..%d", CAL_STAGES);
             c->stage = (unsigned)st;
+        } else if (strcmp(ks, "clock") == 0) {
+            if (get_clock(l, v, what, &c->clock_ghz))
+                return -1;
         } else {
             return at(l, k, what,
-                      "unknown key (id, set, source, args, metric, value, tolerance, stage)");
+                      "unknown key (id, set, source, args, metric, value, tolerance, stage, "
+                      "clock)");
         }
     }
     (void)have_metric;
@@ -235,17 +252,8 @@ cal_data_t *cal_load(const char *path, const cfg_machine_t *m, char *err, size_t
                 goto fail;
             }
         } else if (ks && strcmp(ks, "clock") == 0) {
-            char text[64], why[256];
-            if (get_string(&l, v, "clock", text, sizeof(text)))
+            if (get_clock(&l, v, "clock", &d->clock_ghz))
                 goto fail;
-            if (unit_parse_freq(text, &d->clock_ghz, why, sizeof(why)) < 0) {
-                at(&l, v, "clock", "'%s': %s", text, why);
-                goto fail;
-            }
-            if (d->clock_ghz < 0.1 || d->clock_ghz > 10) {
-                at(&l, v, "clock", "'%s': must be between 0.1GHz and 10GHz", text);
-                goto fail;
-            }
         } else if (ks && strcmp(ks, "fit") == 0) {
             if (v->type != YAML_MAPPING_NODE) {
                 at(&l, v, "fit", "expected a mapping of key: [min, max]");
@@ -377,8 +385,96 @@ static int metric_of(const cal_case_t *c, const run_result_t *r, double *out, ch
     return errbuf_set(err, errlen, "no counter %s", ev);
 }
 
+/* ---- cases measured at a clock of their own ---------------------------- */
+
+/* The machine each case is predicted on: the one being calibrated, or (for a
+ * case with a clock of its own) its file loaded at that clock and given its
+ * values of the fitted keys; one machine per distinct clock. */
+typedef struct clocked {
+    size_t n;
+    cfg_machine_t *own[CAL_CASES_MAX];
+    const cfg_machine_t *at[CAL_CASES_MAX]; /* case i's machine */
+    bool per_second[CAL_KEYS_MAX];          /* fitted key k is a per-second rate in the file */
+} clocked_t;
+
+static void clocked_close(clocked_t *cm)
+{
+    for (size_t i = 0; i < cm->n; i++)
+        cfg_machine_destroy(cm->own[i]);
+    cm->n = 0;
+}
+
+/* Carry m's values of the fitted keys over to the machines of their own: in
+ * stored units, except that a per-second rate stays per second (stored per
+ * cycle, it scales with the clock). */
+static int clocked_sync(clocked_t *cm, const cfg_machine_t *m, const cal_data_t *d, char *err,
+                        size_t errlen)
+{
+    for (size_t i = 0; i < cm->n; i++) {
+        cfg_machine_t *o = cm->own[i];
+        for (size_t k = 0; k < d->n_keys; k++) {
+            double v;
+            cfg_key_get(m, d->keys[k].key, &v);
+            if (cm->per_second[k])
+                v *= m->freq_ghz / o->freq_ghz;
+            cfg_error_t e;
+            if (cfg_key_set(o, d->keys[k].key, v, &e))
+                return errbuf_set(err, errlen, "%s at %g GHz: %s", d->keys[k].key->path,
+                                  o->freq_ghz, e.msg);
+        }
+    }
+    return 0;
+}
+
+static int clocked_open(clocked_t *cm, const cfg_machine_t *m, const cal_data_t *d, char *err,
+                        size_t errlen)
+{
+    cm->n = 0;
+    cfg_error_t e;
+    for (size_t i = 0; i < d->n_cases; i++) {
+        double ghz = d->cases[i].clock_ghz;
+        cm->at[i] = m;
+        if (!(ghz > 0) || ghz == m->freq_ghz)
+            continue;
+        size_t j = 0;
+        while (j < cm->n && cm->own[j]->freq_ghz != ghz)
+            j++;
+        if (j == cm->n) {
+            cfg_machine_t *o = cfg_machine_load_at_clock(m->path, ghz, &e);
+            if (!o) {
+                errbuf_set(err, errlen, "case %s: %s", d->cases[i].id, e.msg);
+                goto fail;
+            }
+            cm->own[cm->n++] = o;
+        }
+        cm->at[i] = cm->own[j];
+    }
+    if (cm->n > 0) {
+        /* The file read at m's clock and at another: a per-second rate is
+         * the bandwidth whose stored bytes/cycle differ. */
+        cfg_machine_t *ref = cfg_machine_load_at_clock(m->path, m->freq_ghz, &e);
+        if (!ref) {
+            errbuf_set(err, errlen, "%s", e.msg);
+            goto fail;
+        }
+        for (size_t k = 0; k < d->n_keys; k++) {
+            double a, b;
+            cfg_key_get(ref, d->keys[k].key, &a);
+            cfg_key_get(cm->own[0], d->keys[k].key, &b);
+            cm->per_second[k] = d->keys[k].key->type == CFG_T_BW && a != b;
+        }
+        cfg_machine_destroy(ref);
+    }
+    if (clocked_sync(cm, m, d, err, errlen))
+        goto fail;
+    return 0;
+fail:
+    clocked_close(cm);
+    return -1;
+}
+
 typedef struct predict_ctx {
-    const cfg_machine_t *m;
+    const clocked_t *cm;
     const cal_data_t *d;
     const bool *only; /* NULL: every case */
     run_opts_t opts;
@@ -395,7 +491,8 @@ static void predict_task(void *ctx, size_t i)
     p->rc[i] = 0;
     if (p->only && !p->only[i])
         return;
-    if (run_predict(p->m, &p->d->cases[i].spec, &p->opts, &res, p->why[i], sizeof(p->why[i])) ||
+    if (run_predict(p->cm->at[i], &p->d->cases[i].spec, &p->opts, &res, p->why[i],
+                    sizeof(p->why[i])) ||
         metric_of(&p->d->cases[i], &res, &p->pred[i], p->why[i], sizeof(p->why[i])))
         p->rc[i] = -1;
 }
@@ -403,10 +500,10 @@ static void predict_task(void *ctx, size_t i)
 /* Predict the cases `only` selects (NULL: all) on `threads` threads (the
  * sweep pool). On failure, the reason of the first failing case in file
  * order. */
-static int predict_cases(const cfg_machine_t *m, const cal_data_t *d, const bool *only, bool exact,
+static int predict_cases(const clocked_t *cm, const cal_data_t *d, const bool *only, bool exact,
                          unsigned threads, double *pred, char *err, size_t errlen)
 {
-    predict_ctx_t p = {.m = m, .d = d, .only = only, .pred = pred};
+    predict_ctx_t p = {.cm = cm, .d = d, .only = only, .pred = pred};
     run_opts_init(&p.opts);
     p.opts.exact = exact;
     p.rc = calloc(d->n_cases ? d->n_cases : 1, sizeof(*p.rc));
@@ -427,7 +524,16 @@ static int predict_cases(const cfg_machine_t *m, const cal_data_t *d, const bool
 int cal_predict_all(const cfg_machine_t *m, const cal_data_t *d, bool exact, unsigned threads,
                     double *pred, char *err, size_t errlen)
 {
-    return predict_cases(m, d, NULL, exact, threads, pred, err, errlen);
+    clocked_t *cm = malloc(sizeof(*cm));
+    if (!cm)
+        return errbuf_set(err, errlen, "out of memory");
+    int rc = clocked_open(cm, m, d, err, errlen);
+    if (rc == 0) {
+        rc = predict_cases(cm, d, NULL, exact, threads, pred, err, errlen);
+        clocked_close(cm);
+    }
+    free(cm);
+    return rc;
 }
 
 /* ---- the fit ----------------------------------------------------------- */
@@ -435,6 +541,7 @@ int cal_predict_all(const cfg_machine_t *m, const cal_data_t *d, bool exact, uns
 typedef struct fitctx {
     cfg_machine_t *m;
     const cal_data_t *d;
+    clocked_t cm; /* the machine of each case (m's values carried over) */
     unsigned threads;
     size_t nkeys; /* keys of the current stage */
     size_t key_index[CAL_KEYS_MAX];
@@ -479,7 +586,7 @@ static int apply(fitctx_t *c, const gsl_vector *x)
             return -1;
         }
     }
-    return 0;
+    return clocked_sync(&c->cm, c->m, c->d, c->err, sizeof(c->err));
 }
 
 static int residuals(const gsl_vector *x, void *params, gsl_vector *f)
@@ -490,7 +597,7 @@ static int residuals(const gsl_vector *x, void *params, gsl_vector *f)
         return GSL_EBADFUNC;
     }
     char why[512];
-    if (predict_cases(c->m, c->d, c->in_fit, false, c->threads, c->pred, why, sizeof(why))) {
+    if (predict_cases(&c->cm, c->d, c->in_fit, false, c->threads, c->pred, why, sizeof(why))) {
         snprintf(c->err, sizeof(c->err), "%s", why);
         c->rc = -1;
         return GSL_EBADFUNC;
@@ -656,7 +763,8 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
     for (size_t i = 0; i < d->n_keys; i++)
         cfg_key_get(m, d->keys[i].key, &res->start[i]);
     int rc = -1;
-    if (cal_predict_all(m, d, false, threads, res->pred0, err, errlen))
+    bool opened = clocked_open(&c->cm, m, d, err, errlen) == 0;
+    if (!opened || predict_cases(&c->cm, d, NULL, false, threads, res->pred0, err, errlen))
         goto done;
     c->log = progress && !progress_tty();
     c->budget = budget;
@@ -679,7 +787,7 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
             goto done;
     }
     res->evaluations = c->evaluations;
-    if (cal_predict_all(m, d, false, threads, res->pred, err, errlen))
+    if (predict_cases(&c->cm, d, NULL, false, threads, res->pred, err, errlen))
         goto done;
     /* chi^2 before and after over every fitting case, whatever its stage */
     for (size_t i = 0; i < d->n_cases; i++) {
@@ -692,6 +800,8 @@ int cal_fit(cfg_machine_t *m, const cal_data_t *d, unsigned threads, bool progre
     }
     rc = 0;
 done:
+    if (opened)
+        clocked_close(&c->cm);
     progress_destroy(c->progress);
     free(c);
     return rc;

@@ -18,6 +18,13 @@
  *    finite differences with a step large enough to move integer parameters.
  *  - Uncertainties come from the covariance at the solution, scaled by the
  *    residual variance, mapped back to stored units.
+ *  - Clocks: the machine passed in is loaded at the data's clock (or its
+ *    file's). A case with a clock of its own is predicted on the machine's
+ *    file loaded at that clock, carrying the machine's current values of the
+ *    fitted keys; so data measured in several host states (each case at the
+ *    clock measured around it) fit one file. A fitted bandwidth the file
+ *    gives per second (a bus rate) is carried over per second, any other
+ *    value in its stored unit.
  */
 #ifndef CLEARSIM_CALIBRATE_H
 #define CLEARSIM_CALIBRATE_H
@@ -44,6 +51,7 @@ typedef struct cal_case {
     double value;     /* measured */
     double tolerance; /* relative tolerance the case is checked against (0: none) */
     unsigned stage;   /* fit cases: the stage whose keys they fit (1..CAL_STAGES) */
+    double clock_ghz; /* clock: the core clock measured around this case, 0: the data's */
 } cal_case_t;
 
 typedef struct cal_key {

@@ -10,10 +10,14 @@
  *  - Values are written in their stored units (cycles, ns, B/cycle), which do
  *    not depend on the clock; a bandwidth the file gave per second (a bus
  *    rate) is written back per second, at the clock the fit ran at.
+ *  - The header (command, data, fit, each key before -> after) replaces the
+ *    header an earlier calibration left at the top of the file: the file
+ *    says how its current values came about; git keeps the history.
  */
 #include "sim/calibrate.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +133,39 @@ static void format_value(const cfg_key_t *k, double v, char *buf, size_t len)
     }
 }
 
+/* Whether the line at p is one this writer puts in its header: the first
+ * three lines' openings, or "#   <key> ..." for a key of the table. */
+static bool header_line(const char *p)
+{
+    static const char *const opening[] = {"# Calibrated by `", "# Data: ", "# Fit: "};
+    for (size_t i = 0; i < sizeof opening / sizeof opening[0]; i++)
+        if (strncmp(p, opening[i], strlen(opening[i])) == 0)
+            return true;
+    if (strncmp(p, "#   ", 4) != 0)
+        return false;
+    char key[CFG_TEXT_MAX];
+    size_t n = strcspn(p + 4, " \n");
+    if (n == 0 || n >= sizeof(key))
+        return false;
+    memcpy(key, p + 4, n);
+    key[n] = 0;
+    return cfg_key_find(key) != NULL;
+}
+
+/* An earlier calibration's header at the top of the text gives way to the
+ * new one: returns where the text goes on after it, and counts its lines. */
+static const char *past_old_header(const char *p, size_t *lines)
+{
+    if (strncmp(p, "# Calibrated by `", 17) != 0)
+        return p;
+    while (*p && header_line(p)) {
+        const char *eol = strchr(p, '\n');
+        (*lines)++;
+        p = eol ? eol + 1 : p + strlen(p);
+    }
+    return p;
+}
+
 int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, const cal_data_t *d,
                    const cal_result_t *res, const char *command, char *err, size_t errlen)
 {
@@ -190,9 +227,10 @@ int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, cons
         format_value(d->keys[k].key, res->sigma[k], s, sizeof(s));
         fprintf(o, "#   %-28s %s -> %s (+/- %s)\n", d->keys[k].key->path, a, b, s);
     }
-    /* copy the text, line by line, replacing fitted values */
+    /* copy the text, line by line, replacing fitted values (and an earlier
+     * header of this kind, which this one replaces) */
     size_t line = 0;
-    const char *p = text;
+    const char *p = past_old_header(text, &line);
     while (*p) {
         const char *eol = strchr(p, '\n');
         size_t ll = eol ? (size_t)(eol - p) : strlen(p);

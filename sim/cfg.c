@@ -42,6 +42,7 @@
 #include <yaml.h>
 
 #include "sim/cfg_impl.h"
+#include "sim/errbuf.h"
 #include "sim/units.h"
 
 #ifndef CLEARSIM_SOURCE_DIR
@@ -61,12 +62,8 @@ static void err_set(cfg_error_t *err, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+    errbuf_vset(err->msg, sizeof(err->msg), fmt, ap); /* one printable line, as every error */
     va_end(ap);
-    /* one printable line, whatever the input held (quoted "\r", control bytes) */
-    for (char *p = err->msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
 }
 
 /* "file:line:col: path: value: rule" */

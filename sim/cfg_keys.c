@@ -71,7 +71,9 @@
         KEY(#lv ".prefetch.boundary", CFG_T_SIZE, lv.prefetch.boundary_bytes, DEF("4KiB"), 64,     \
             1 * GiB, FIX, NULL, what " prefetcher: streams never cross this boundary"),            \
         KEY(#lv ".prefetch.next_page", CFG_T_BOOL, lv.prefetch.next_page, DEF("false"), 0, 0, FIX, \
-            NULL, what " prefetcher: continue on the next page once demand enters it")
+            NULL, what " prefetcher: continue on the next page once demand enters it"),            \
+        KEY(#lv ".prefetch.stores", CFG_T_BOOL, lv.prefetch.stores, DEF("true"), 0, 0, FIX, NULL,  \
+            what " prefetcher: stores train and trigger it (false: loads only)")
 
 static const cfg_key_t keys[] = {
     /* identity */

@@ -209,6 +209,19 @@ int cmd_calibrate_main(int argc, char **argv)
     if (m->freq_ghz != file_ghz)
         printf("# predicted at the data's clock, %g GHz (the machine file says %g GHz)\n",
                m->freq_ghz, file_ghz);
+    size_t own = 0;
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < d->n_cases; i++) {
+        double g = d->cases[i].clock_ghz;
+        if (!(g > 0))
+            continue;
+        lo = own ? fmin(lo, g) : g;
+        hi = own ? fmax(hi, g) : g;
+        own++;
+    }
+    if (own)
+        printf("# %zu cases predicted at their own clocks, %g..%g GHz (case clock:)\n", own, lo,
+               hi);
     printf("%-28s %-4s %-26s %10s %10s %10s %8s\n", "case", "set", "metric", "measured",
            check ? "predicted" : "before", check ? "" : "after", "error");
     bool outside = false;

@@ -19,7 +19,16 @@
  *    the machine's: it is measured (host_measure_core_ghz) between native
  *    cases, and each case is predicted at the mean of the measurements
  *    before and after it (--clock file: at the file's core.freq).
- *    --emit-data records the mean over the cases as the data's clock.
+ *    --emit-data records the mean over the cases as the data's clock, and
+ *    each case's own.
+ *  - Re-measurement: after the first pass, a case whose 95% confidence
+ *    interval is wider than --ci percent of its mean is measured again, in
+ *    further batches of --repeat runs pooled with the first, noisiest case
+ *    first, until none is that wide or --remeasure seconds are spent (and
+ *    not past XC_REMEASURE_DEADLINE_S from the start). A
+ *    shared host's neighbours disturb single runs; more runs of the noisy
+ *    cases make their means steadier at little cost (a batch of a 1 GiB
+ *    case takes about a second).
  *  - Progress and ETA on stderr only when it is a terminal.
  */
 #include <getopt.h>
@@ -48,15 +57,25 @@
 
 #define XC_CASES_MAX 512
 #define GIB          (1024.0 * 1024.0 * 1024.0)
-#define CLOCK_TRIALS 8 /* host_measure_core_ghz trials between native cases (~45 ms) */
+#define CLOCK_TRIALS 8   /* host_measure_core_ghz trials between native cases (~45 ms) */
+#define XC_RUNS_MAX  100 /* timed runs of a case (--repeat at most) */
+#define XC_RUNS_POOL 24  /* re-measurement stops adding batches to a case here */
+/* Re-measurement stops this long after the crosscheck started, whatever
+ * --remeasure says, leaving the predictions (about a minute on 2 cores) time
+ * to finish within 5 minutes (issue 4's bound for the default sweep). */
+#define XC_REMEASURE_DEADLINE_S 210.0
 
 typedef struct xc_case {
     char id[64];
     char args[256]; /* the equivalent `clearsim run` options */
     wl_spec_t spec;
     double measured, ci95, predicted;
-    double clock_ghz;        /* the core clock measured around its native run, 0: not measured */
-    double predicted_at_ghz; /* the clock the model ran at */
+    double clock_ghz;         /* the core clock measured around its native run, 0: not measured */
+    double predicted_at_ghz;  /* the clock the model ran at */
+    double rate[XC_RUNS_MAX]; /* bytes/s of each timed run, over every batch */
+    uint32_t runs;
+    double clock_weighted; /* sum over batches of (clock around it x its runs) */
+    uint32_t clock_runs;   /* runs of the batches whose clock was measured */
     bool skipped;
     bool model_failed; /* why says why */
     char why[160];
@@ -77,7 +96,12 @@ void cmd_crosscheck_usage(FILE *out)
           "\n"
           "  --machine NAME|PATH|host  the machine file to predict with\n"
           "  --quick                   a smaller sweep (a few cases per kind)\n"
-          "  --repeat N                native timed runs per case (default 3)\n"
+          "  --repeat N                native timed runs per case and batch (default 3)\n"
+          "  --ci PCT                  measure a case again while its 95% confidence\n"
+          "                            interval is wider than PCT% of its mean (default 5;\n"
+          "                            0: never), noisiest first, up to 24 runs a case\n"
+          "  --remeasure SECONDS       time those extra batches may take (default 45; never\n"
+          "                            past 3.5 minutes from the start)\n"
           "  --cpu N                   CPU to pin native runs to\n"
           "  --threads N               model predictions at once, after every native run\n"
           "                            (1..16; default: online CPUs)\n"
@@ -225,6 +249,88 @@ static void xc_task(void *ctx, size_t i)
     cfg_machine_destroy(mc);
 }
 
+/* One batch of `repeat` timed runs of case c, pooled with its earlier
+ * batches. *ghz holds the clock measured before the batch; the one measured
+ * after it replaces it, and their mean is the batch's clock. Returns
+ * native_run's code (c->why says why). */
+static int measure(xc_case_t *c, uint32_t repeat, long cpu, double *ghz, native_result_t *nr)
+{
+    native_opts_t no;
+    native_opts_init(&no);
+    no.repeat = repeat;
+    no.cpu = (int32_t)cpu;
+    no.counters = false;
+    int rc = native_run(&c->spec, &no, nr, c->why, sizeof(c->why));
+    if (rc)
+        return rc;
+    for (uint32_t r = 0; r < repeat && c->runs < XC_RUNS_MAX; r++)
+        if (nr->run_seconds[r] > 0)
+            c->rate[c->runs++] = (double)nr->run.bytes / nr->run_seconds[r];
+    native_stat_t st = native_stats(c->rate, c->runs);
+    c->measured = st.mean / GIB;
+    c->ci95 = st.ci95 / GIB;
+    double after = host_measure_core_ghz(CLOCK_TRIALS);
+    if (*ghz > 0 && after > 0) {
+        c->clock_weighted += (*ghz + after) / 2 * repeat;
+        c->clock_runs += repeat;
+        c->clock_ghz = c->clock_weighted / c->clock_runs;
+    }
+    *ghz = after;
+    return 0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The second pass: batches for the case whose interval is widest relative
+ * to its mean, while one is wider than ci_frac and budget_s lasts. A case
+ * of one run has no interval and is left alone. Returns 0 (*batches, *cases
+ * count what was done) or native_run's code for case *failed. */
+static int remeasure(xc_case_t *cs, size_t n, uint32_t repeat, long cpu, double ci_frac,
+                     double budget_s, double deadline, bool quiet, double *ghz, native_result_t *nr,
+                     size_t *batches, size_t *cases, xc_case_t **failed)
+{
+    *batches = *cases = 0;
+    if (!(ci_frac > 0) || !(budget_s > 0))
+        return 0;
+    double t0 = now_seconds();
+    if (deadline - t0 < budget_s)
+        budget_s = deadline - t0;
+    if (!(budget_s > 0))
+        return 0;
+    progress_t *pg = progress_create("crosscheck re-measure", (uint64_t)(budget_s * 10), !quiet);
+    int rc = 0;
+    for (;;) {
+        xc_case_t *worst = NULL;
+        double wr = ci_frac;
+        for (size_t i = 0; i < n; i++) {
+            xc_case_t *c = &cs[i];
+            double r = c->ci95 / c->measured;
+            if (!c->skipped && c->runs + repeat <= XC_RUNS_POOL && isfinite(r) && r > wr) {
+                worst = c;
+                wr = r;
+            }
+        }
+        double spent = now_seconds() - t0;
+        if (!worst || spent >= budget_s)
+            break;
+        progress_update(pg, (uint64_t)(spent * 10));
+        *cases += worst->runs == repeat; /* its first extra batch */
+        rc = measure(worst, repeat, cpu, ghz, nr);
+        if (rc) {
+            *failed = worst;
+            break;
+        }
+        (*batches)++;
+    }
+    progress_destroy(pg);
+    return rc;
+}
+
 /* The range and mean of the cases' measured clocks; 0 when none was measured. */
 static double clock_range(const xc_case_t *cs, size_t n, double *lo, double *hi)
 {
@@ -265,18 +371,18 @@ static int write_csv(const char *path, const xc_case_t *cs, size_t n, const char
     FILE *f = outfile_fp(of);
     fprintf(f, "case,machine,workload,function,caller,page_bytes,size_bytes,chunk_bytes,loops,"
                "fill,measured_bytes_per_sec,measured_ci95_bytes_per_sec,predicted_bytes_per_sec,"
-               "error_pct,predicted_at_ghz\n");
+               "error_pct,predicted_at_ghz,runs\n");
     for (size_t i = 0; i < n; i++) {
         const xc_case_t *c = &cs[i];
         if (c->skipped)
             continue;
         const wl_spec_t *s = &c->spec;
-        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f,%.3f\n", c->id, machine,
-                wl_kind_name(s->kind), s->function, wl_caller_name(s->caller),
+        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f,%.3f,%u\n", c->id,
+                machine, wl_kind_name(s->kind), s->function, wl_caller_name(s->caller),
                 (unsigned long long)s->page_bytes, (unsigned long long)s->size_bytes,
                 (unsigned long long)(s->chunk_bytes ? s->chunk_bytes : s->size_bytes), s->loops,
                 s->fill, c->measured * GIB, c->ci95 * GIB, c->predicted * GIB,
-                100 * (c->predicted - c->measured) / c->measured, c->predicted_at_ghz);
+                100 * (c->predicted - c->measured) / c->measured, c->predicted_at_ghz, c->runs);
     }
     if (outfile_commit(of, err, sizeof(err))) {
         errorf("%s", err);
@@ -308,7 +414,7 @@ static int write_data(const char *path, const xc_case_t *cs, size_t n, const cha
     if (mean > 0)
         fprintf(f,
                 "clock: %.2fGHz  # the host's core clock (dependent adds) around the native runs, "
-                "%.2f..%.2f GHz: calibrate predicts these cases at their mean\n",
+                "%.2f..%.2f GHz; calibrate predicts each case at its own clock:\n",
                 mean, lo, hi);
     fprintf(f, "\ncases:\n");
     size_t k = 0;
@@ -320,9 +426,12 @@ static int write_data(const char *path, const xc_case_t *cs, size_t n, const cha
         char at[32] = "";
         if (c->clock_ghz > 0)
             snprintf(at, sizeof(at), ", core at %.2f GHz", c->clock_ghz);
-        fprintf(f, "    source: \"native run on %s, %s%s, +- %.3f GB/s (95%% CI)\"\n", date,
-                last->host_model, at, c->ci95);
+        fprintf(f,
+                "    source: \"native run on %s, %s%s, mean of %u runs +- %.3f GB/s (95%% CI)\"\n",
+                date, last->host_model, at, c->runs, c->ci95);
         fprintf(f, "    args: %s\n    value: %.4f\n    tolerance: 0.30\n", c->args, c->measured);
+        if (c->clock_ghz > 0)
+            fprintf(f, "    clock: %.3fGHz\n", c->clock_ghz);
         k++;
     }
     if (outfile_commit(of, err, sizeof(err))) {
@@ -343,6 +452,8 @@ int cmd_crosscheck_main(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"emit-data", required_argument, NULL, 'e'},
         {"clock", required_argument, NULL, 'C'},
+        {"ci", required_argument, NULL, 'I'},
+        {"remeasure", required_argument, NULL, 'R'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -350,6 +461,7 @@ int cmd_crosscheck_main(int argc, char **argv)
     const char *machine = NULL, *outp = NULL, *datap = NULL;
     bool quick = false, quiet = false, clock_measured = true;
     long repeat = 3, cpu = -1, threads = sysconf(_SC_NPROCESSORS_ONLN);
+    double ci_pct = 5, remeasure_s = 45;
     optind = 0;
     opterr = 0;
     int ch;
@@ -361,11 +473,24 @@ int cmd_crosscheck_main(int argc, char **argv)
         case 'Q':
             quick = true;
             break;
+        case 'I':
+        case 'R': {
+            uint64_t v;
+            char why[256];
+            if (cli_parse_uint(ch == 'I' ? "--ci" : "--remeasure", optarg, 0,
+                               ch == 'I' ? 100 : 3600, &v, why, sizeof(why)) != CLI_OK) {
+                errorf("%s", why);
+                return 2;
+            }
+            *(ch == 'I' ? &ci_pct : &remeasure_s) = (double)v;
+            break;
+        }
         case 'r':
         case 'c':
         case 't': {
             const char *name = ch == 'r' ? "--repeat" : ch == 'c' ? "--cpu" : "--threads";
-            uint64_t lo = ch == 'c' ? 0 : 1, hi = ch == 'r' ? 100 : ch == 'c' ? 4095 : 16, v;
+            uint64_t lo = ch == 'c' ? 0 : 1, v;
+            uint64_t hi = ch == 'r' ? XC_RUNS_MAX : ch == 'c' ? 4095 : 16;
             char why[256];
             if (cli_parse_uint(name, optarg, lo, hi, &v, why, sizeof(why)) != CLI_OK) {
                 errorf("%s", why);
@@ -450,18 +575,14 @@ int cmd_crosscheck_main(int argc, char **argv)
     /* The clock between native cases: a case's own is the mean of the
      * measurements before and after it (taken unpinned, after native_run has
      * given the thread its affinity back). */
-    double ghz_before = host_measure_core_ghz(CLOCK_TRIALS);
+    double t_start = now_seconds();
+    double ghz = host_measure_core_ghz(CLOCK_TRIALS);
     progress_t *pg = progress_create("crosscheck native", n, !quiet);
     static native_result_t nr;
     for (size_t i = 0; i < n; i++) {
         xc_case_t *c = &cs[i];
         progress_update(pg, i);
-        native_opts_t no;
-        native_opts_init(&no);
-        no.repeat = (uint32_t)repeat;
-        no.cpu = (int32_t)cpu;
-        no.counters = false;
-        int rc = native_run(&c->spec, &no, &nr, c->why, sizeof(c->why));
+        int rc = measure(c, (uint32_t)repeat, cpu, &ghz, &nr);
         if (rc == NATIVE_ENOTSUP) {
             c->skipped = true;
             continue;
@@ -472,14 +593,17 @@ int cmd_crosscheck_main(int argc, char **argv)
             cfg_machine_destroy(m);
             return 1;
         }
-        c->measured = nr.bytes_per_sec.mean / GIB;
-        c->ci95 = nr.bytes_per_sec.ci95 / GIB;
-        double ghz_after = host_measure_core_ghz(CLOCK_TRIALS);
-        if (ghz_before > 0 && ghz_after > 0)
-            c->clock_ghz = (ghz_before + ghz_after) / 2;
-        ghz_before = ghz_after;
     }
     progress_destroy(pg);
+    size_t batches, recases;
+    xc_case_t *failed = NULL;
+    if (remeasure(cs, n, (uint32_t)repeat, cpu, ci_pct / 100, remeasure_s,
+                  t_start + XC_REMEASURE_DEADLINE_S, quiet, &ghz, &nr, &batches, &recases,
+                  &failed)) {
+        errorf("%s: native: %s", failed->id, failed->why);
+        cfg_machine_destroy(m);
+        return 1;
+    }
     /* the clock is the host's state, not the machine's: each case is
      * predicted at the clock measured around its native run */
     xc_pool_t xp = {.m = m, .path = path, .at_own_clock = clock_measured, .cs = cs};
@@ -515,8 +639,13 @@ int cmd_crosscheck_main(int argc, char **argv)
         printf("# core clock: not measurable on this host; predicted at the machine file's "
                "%.2f GHz\n",
                m->freq_ghz);
-    printf("%-28s %12s %10s %12s %8s %6s\n", "case", "measured", "+-95%", "predicted", "error",
-           "GHz");
+    if (ci_pct > 0 && remeasure_s > 0)
+        printf(
+            "# measured again: %zu cases whose 95%% interval was wider than %g%% of the mean, in "
+            "%zu batches of %ld runs (--ci, --remeasure %g s)\n",
+            recases, ci_pct, batches, repeat, remeasure_s);
+    printf("%-28s %12s %10s %12s %8s %6s %4s\n", "case", "measured", "+-95%", "predicted", "error",
+           "GHz", "runs");
     double errs[XC_CASES_MAX];
     size_t ne = 0;
     double worst = 0;
@@ -536,8 +665,8 @@ int cmd_crosscheck_main(int argc, char **argv)
         char ci[32] = "-"; /* one timed run has no interval */
         if (isfinite(c->ci95))
             snprintf(ci, sizeof(ci), "%.3f", c->ci95);
-        printf("%-28s %12.3f %10s %12.3f %+7.1f%% %6.2f\n", c->id, c->measured, ci, c->predicted,
-               100 * e, c->predicted_at_ghz);
+        printf("%-28s %12.3f %10s %12.3f %+7.1f%% %6.2f %4u\n", c->id, c->measured, ci,
+               c->predicted, 100 * e, c->predicted_at_ghz, c->runs);
     }
     double med = median(errs, ne);
     printf("summary: %zu cases, median |error| %.1f%%, max |error| %.1f%% (%s)\n", ne, 100 * med,

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static void vset(char *err, size_t errlen, const char *fmt, va_list ap)
+void errbuf_vset(char *err, size_t errlen, const char *fmt, va_list ap)
 {
     if (!err || !errlen)
         return;
@@ -20,7 +20,7 @@ int errbuf_set(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vset(err, errlen, fmt, ap);
+    errbuf_vset(err, errlen, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -29,7 +29,7 @@ int errbuf_set_rc(int rc, char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vset(err, errlen, fmt, ap);
+    errbuf_vset(err, errlen, fmt, ap);
     va_end(ap);
     return rc;
 }

@@ -11,7 +11,9 @@
  * on: a fit of every key on every case would pull os.fault_4k towards it; the
  * staged fit lets stage 3 move only os.fault_2m, which it leaves alone, so
  * os.fault_4k still comes back within 2%.
- * A data file's clock: key is parsed and its errors located.
+ * A data file's clock: key is parsed and its errors located; a case with a
+ * clock of its own is predicted on the machine file loaded at that clock,
+ * carrying the fitted keys' values (a per-second rate per second).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,6 +29,7 @@
 
 #include "sim/calibrate.h"
 #include "sim/cfg.h"
+#include "sim/run.h"
 
 static const char *const CASES =
     "cases:\n"
@@ -208,6 +211,124 @@ static void test_data_clock(void **state)
     cfg_machine_destroy(m);
 }
 
+/* A case at a clock of its own is predicted as the machine file loaded at
+ * that clock with the machine's values of the fitted keys: memory.latency in
+ * ns as it is, memory.read_bandwidth (20GB/s in the file: a per-second rate)
+ * per second, so 0.536870912 B/cycle at minimal's 2 GHz (1 GiB/s, low
+ * enough to bound the clear) is 0.268435456 B/cycle at 4 GHz. The same case without a clock is
+ * predicted on the machine itself. Both must differ (the clock matters to a DRAM-bound clear) and a
+ * case clock's errors are located. */
+static void test_case_clock(void **state)
+{
+    (void)state;
+    cfg_machine_t *m = minimal();
+    char text[2048], err[512] = "";
+    snprintf(text, sizeof(text),
+             "machine: minimal\nfit:\n  memory.read_bandwidth: [0.1, 64]\n"
+             "  memory.latency: [10, 1000]\ncases:\n"
+             "  - {id: a, value: 1, args: -s 8MiB -f unrolled}\n"
+             "  - {id: b, value: 1, clock: 4GHz, args: -s 8MiB -f unrolled}\n");
+    cal_data_t *d = load_ok(m, text);
+    assert_true(d->cases[0].clock_ghz == 0 && d->cases[1].clock_ghz == 4);
+    set_key(m, "memory.latency", 150);
+    set_key(m, "memory.read_bandwidth", 0.536870912);
+    static double pred[CAL_CASES_MAX];
+    if (cal_predict_all(m, d, true, 1, pred, err, sizeof(err)))
+        fail_msg("%s", err);
+
+    cfg_error_t e = {{0}};
+    cfg_machine_t *m4 = cfg_machine_load_at_clock(m->path, 4, &e);
+    if (!m4)
+        fail_msg("%s", e.msg);
+    set_key(m4, "memory.latency", 150);
+    set_key(m4, "memory.read_bandwidth", 0.268435456);
+    run_opts_t o;
+    run_opts_init(&o);
+    o.exact = true;
+    static run_result_t r;
+    const cfg_machine_t *on[2] = {m, m4};
+    for (int i = 0; i < 2; i++) {
+        if (run_predict(on[i], &d->cases[i].spec, &o, &r, err, sizeof(err)))
+            fail_msg("%s", err);
+        double want = r.bytes_per_sec / (1024.0 * 1024.0 * 1024.0);
+        if (pred[i] != want)
+            fail_msg("case %d: predicted %.9g, want %.9g", i, pred[i], want);
+    }
+    /* bound by the read rate, which the clock does not change */
+    if (fabs(pred[0] - 1) > 0.05 || fabs(pred[1] - 1) > 0.05)
+        fail_msg("not bound by the 1 GiB/s read rate: %.9g, %.9g GB/s", pred[0], pred[1]);
+    cfg_machine_destroy(m4);
+    cal_destroy(d);
+
+    char path[64];
+    snprintf(text, sizeof(text),
+             "machine: minimal\ncases:\n  - {id: a, value: 1, args: -s 1MiB}\n"
+             "  - {id: b, value: 1, clock: 0.01GHz, args: -s 1MiB}\n");
+    write_data(path, sizeof(path), text);
+    d = cal_load(path, m, err, sizeof(err));
+    unlink(path);
+    assert_null(d);
+    if (!strstr(err, ":4:") || !strstr(err, "cases.clock") || !strstr(err, "0.1GHz and 10GHz"))
+        fail_msg("'%s' does not locate the case's clock", err);
+    cfg_machine_destroy(m);
+}
+
+/* The text of a file, in one of two static buffers. */
+static const char *slurp(const char *path, int slot)
+{
+    static char buf[2][65536];
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf[slot], 1, sizeof(buf[slot]) - 1, f);
+    buf[slot][n] = 0;
+    fclose(f);
+    return buf[slot];
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* Calibrating a calibrated file again replaces its header (command, data,
+ * fit, one line per key) instead of stacking a second one on it; what
+ * follows the header, the fixture's own first comment included, is the
+ * same in both files. */
+static void test_write_replaces_header(void **state)
+{
+    (void)state;
+    cfg_machine_t *m = minimal();
+    char text[2048], err[512] = "";
+    snprintf(text, sizeof(text), "machine: minimal\nfit:\n  os.fault_4k: [200, 20000]\n%s", CASES);
+    cal_data_t *d = load_ok(m, text);
+    static cal_result_t res;
+    char in[1024], out[2][64];
+    snprintf(in, sizeof(in), "%s/tests/fixtures/good/minimal.yaml", CLEARSIM_SOURCE_DIR);
+    for (int i = 0; i < 2; i++) {
+        snprintf(out[i], sizeof(out[i]), "/tmp/clearsim-test-calibrate-out-XXXXXX");
+        int fd = mkstemp(out[i]);
+        assert_true(fd >= 0);
+        close(fd);
+        if (cal_write_yaml(i ? out[0] : in, out[i], m, d, &res, i ? "second" : "first", err,
+                           sizeof(err)))
+            fail_msg("%s", err);
+    }
+    const char *a = slurp(out[0], 0), *b = slurp(out[1], 1);
+    unlink(out[0]);
+    unlink(out[1]);
+    assert_int_equal(count_of(b, "# Calibrated by `"), 1);
+    assert_non_null(strstr(b, "# Calibrated by `second`"));
+    assert_null(strstr(b, "`first`"));
+    const char *body_a = strstr(a, "# test fixture:"), *body_b = strstr(b, "# test fixture:");
+    if (!body_a || !body_b || strcmp(body_a, body_b) != 0)
+        fail_msg("the text after the header differs:\n%s\n---\n%s", a, b);
+    cal_destroy(d);
+    cfg_machine_destroy(m);
+}
+
 /* The calibrated file keeps a per-second bandwidth per second (a bus rate does
  * not follow the core clock): 5.36870912 B/cycle at minimal's 2 GHz is
  * 10 GiB/s; a key given in cycles is written in cycles. */
@@ -250,10 +371,9 @@ static void test_write_keeps_units(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_staged_fit_recovers),
-        cmocka_unit_test(test_bad_stages),
-        cmocka_unit_test(test_data_clock),
-        cmocka_unit_test(test_write_keeps_units),
+        cmocka_unit_test(test_staged_fit_recovers), cmocka_unit_test(test_bad_stages),
+        cmocka_unit_test(test_data_clock),          cmocka_unit_test(test_case_clock),
+        cmocka_unit_test(test_write_keeps_units),   cmocka_unit_test(test_write_replaces_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -354,6 +354,42 @@ static void test_string_l1_fill_buffers(void **state)
     assert_int_equal(cyc[1][0], cyc[0][0]); /* tracked at L2: the fill buffers play no part */
 }
 
+/* prefetch.stores: a next-line prefetcher (train 2, degree 1, distance 1)
+ * over 16 lines of one page issues for lines 2..16, 15 lines, whether the
+ * lines are stored (stores: true) or loaded; with stores: false a store
+ * stream issues none, a load stream still 15. At L2 the same with the L1
+ * prefetcher off: every line misses L1, and the L2 prefetcher trains on the
+ * RFOs only when its stores key says so. */
+static void test_prefetch_stores(void **state)
+{
+    (void)state;
+    for (int level = 1; level <= 2; level++) {
+        for (int stores = 0; stores < 2; stores++) {
+            for (int load = 0; load < 2; load++) {
+                cfg_machine_t m;
+                tiny_machine(&m);
+                cfg_prefetch_t *p = level == 1 ? &m.l1.prefetch : &m.l2.prefetch;
+                *p = (cfg_prefetch_t){.enabled = true,
+                                      .train_lines = 2,
+                                      .degree_lines = 1,
+                                      .distance_lines = 1,
+                                      .boundary_bytes = 4096,
+                                      .stores = stores};
+                model_t *md = mk(&m);
+                lines(md, load ? TRACE_LOAD : TRACE_STORE, BASE, 16);
+                stats_t st = finish(md);
+                uint64_t got = st.count[level == 1 ? ST_L1_PREFETCH : ST_L2_PREFETCH];
+                uint64_t want = stores || load ? 15 : 0;
+                if (got != want)
+                    fail_msg("L%d prefetcher, stores %d, %s stream: %llu prefetches, want %llu",
+                             level, stores, load ? "load" : "store", (unsigned long long)got,
+                             (unsigned long long)want);
+                model_destroy(md);
+            }
+        }
+    }
+}
+
 /* Startup table: linear between points, flat outside. */
 static void test_startup_interpolation(void **state)
 {
@@ -543,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_victim_l3),
         cmocka_unit_test(test_dirty_writebacks_reach_memory),
         cmocka_unit_test(test_prefetch_boundary),
+        cmocka_unit_test(test_prefetch_stores),
         cmocka_unit_test(test_string_lookahead_crosses_page),
         cmocka_unit_test(test_string_l1_fill_buffers),
         cmocka_unit_test(test_startup_interpolation),

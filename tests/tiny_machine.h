@@ -31,6 +31,7 @@ static inline void tiny_cache(cfg_cache_t *c, uint64_t size, uint32_t ways, doub
     c->mshrs = mshrs;
     c->sets = (uint32_t)(size / (ways * 64ull));
     c->prefetch.boundary_bytes = 4096;
+    c->prefetch.stores = true; /* the key's default */
 }
 
 static inline void tiny_machine(cfg_machine_t *m)

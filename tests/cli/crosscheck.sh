@@ -4,7 +4,9 @@
 # median and largest error over the cases printed (recomputed here from the table), the CSV has
 # the documented columns with the same figures, and the data file it emits loads in
 # `calibrate --check` with the same machine. The core clock is measured around each native
-# case, the model predicts the case at it, and the data records their mean. Accuracy is not judged here (it depends on the
+# case, the model predicts the case at it, and the data records their mean and each case's own.
+# Cases whose 95% interval is wider than --ci are measured again in batches of --repeat runs
+# (the runs column, the header's count of batches) within the --remeasure budget. Accuracy is not judged here (it depends on the
 # host's state: docs/MODEL.md section 12); `clearsim crosscheck --machine host` reports it.
 #
 # Skips: a host no bundled machine file matches (clearsim detect makes one), and sanitizer
@@ -18,7 +20,7 @@ fi
 cs crosscheck --machine host --help
 [[ $RC -eq 0 ]] || fail "crosscheck --help: exit $RC"
 cs machines
-"$CLEARSIM_BIN" crosscheck --machine host --quick --repeat 1 --threads 2 -q \
+"$CLEARSIM_BIN" crosscheck --machine host --quick --repeat 2 --ci 1 --remeasure 3 --threads 2 -q \
     --output "$TMPD/x.csv" --emit-data "$TMPD/x.yaml" >"$OUT" 2>"$ERR" </dev/null || {
     if grep -q 'no bundled machine matches' "$ERR"; then
         skip "no bundled machine file matches this host: $(head -c 300 "$ERR")"
@@ -41,7 +43,7 @@ m = re.match(r"# core clock: ([0-9.]+)\.\.([0-9.]+) GHz around the native runs \
 assert m, sys.argv[1]
 lo, hi, mean, _ = map(float, m.groups())
 assert 0.1 < lo <= mean <= hi < 10, (lo, mean, hi)
-ghz = [float(l.split()[-1]) for l in open(sys.argv[2]) if re.match(r"^\S+\s+[0-9.]+\s.*%\s+[0-9.]+$", l)]
+ghz = [float(l.split()[-2]) for l in open(sys.argv[2]) if re.match(r"^\S+\s+[0-9.]+\s.*%\s+[0-9.]+\s+\d+$", l)]
 assert ghz and all(lo - 0.006 <= g <= hi + 0.006 for g in ghz), (ghz, lo, hi)
 assert abs(sum(ghz) / len(ghz) - mean) <= 0.011, (ghz, mean)
 with open(sys.argv[3]) as f:
@@ -49,26 +51,37 @@ with open(sys.argv[3]) as f:
 assert len(at) == len(ghz) and all(abs(a - b) <= 0.006 for a, b in zip(at, sorted(ghz))), at
 c = [l for l in open(sys.argv[4]) if l.startswith("clock: ")]
 assert len(c) == 1 and abs(float(c[0].split()[1].rstrip("GHz")) - mean) <= 0.011, c
+own = [float(l.split()[1].rstrip("GHz")) for l in open(sys.argv[4]) if l.startswith("    clock: ")]
+assert len(own) == len(ghz) and all(abs(a - b) <= 0.0051 for a, b in zip(sorted(own), sorted(ghz))), own
 PY
 fi
 
 python3 - "$OUT" "$TMPD/x.csv" <<'PY' || fail "table, summary and csv disagree"
 import csv, re, statistics, sys
 rows = {}
-summary = None
+summary = again = None
 for line in open(sys.argv[1]):
-    m = re.match(r"^(\S+)\s+([0-9.]+)\s+(-|[0-9.]+)\s+([0-9.]+)\s+([+-][0-9.]+)%\s+([0-9.]+)$", line)
+    m = re.match(r"^(\S+)\s+([0-9.]+)\s+(-|[0-9.]+)\s+([0-9.]+)\s+([+-][0-9.]+)%\s+([0-9.]+)\s+(\d+)$",
+                 line)
     if m:
-        meas, pred, err = float(m.group(2)), float(m.group(4)), float(m.group(5))
+        meas, pred, err, runs = float(m.group(2)), float(m.group(4)), float(m.group(5)), int(m.group(7))
         assert meas > 0 and pred > 0 and 0.1 <= float(m.group(6)) <= 10, line
         assert abs(100 * (pred - meas) / meas - err) < 0.15, line
-        rows[m.group(1)] = (meas, pred, err)
+        assert runs >= 2 and runs % 2 == 0 and runs <= 24, line
+        rows[m.group(1)] = (meas, pred, err, runs)
+    b = re.match(r"^# measured again: (\d+) cases whose 95% interval was wider than 1% of the mean, "
+                 r"in (\d+) batches of 2 runs", line)
+    if b:
+        again = (int(b.group(1)), int(b.group(2)))
     s = re.match(r"^summary: (\d+) cases, median \|error\| ([0-9.]+)%, max \|error\| ([0-9.]+)%", line)
     if s:
         summary = (int(s.group(1)), float(s.group(2)), float(s.group(3)))
 assert summary, "no summary line"
 assert summary[0] == len(rows) >= 6, (summary, len(rows))
-errs = sorted(abs(e) for _, _, e in rows.values())
+errs = sorted(abs(r[2]) for r in rows.values())
+assert again, "no 'measured again' line"
+extra = [r[3] // 2 - 1 for r in rows.values() if r[3] > 2]
+assert again == (len(extra), sum(extra)) and again[1] >= 1, (again, extra)
 assert abs(statistics.median(errs) - summary[1]) < 0.15, (errs, summary)
 assert abs(max(errs) - summary[2]) < 0.15, (errs, summary)
 kinds = {k.split("-")[0] for k in rows}
@@ -77,7 +90,8 @@ with open(sys.argv[2]) as f:
     r = list(csv.DictReader(f))
 assert len(r) == len(rows), (len(r), len(rows))
 for row in r:
-    meas, pred, _ = rows[row["case"]]
+    meas, pred, _, runs = rows[row["case"]]
+    assert int(row["runs"]) == runs, row
     assert abs(float(row["measured_bytes_per_sec"]) / 2**30 - meas) <= 0.0006 * meas + 0.001, row
     assert abs(float(row["predicted_bytes_per_sec"]) / 2**30 - pred) <= 0.0006 * pred + 0.001, row
 PY
