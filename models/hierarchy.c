@@ -45,8 +45,9 @@ struct hier {
     pf_t *pf1, *pf2;
     dram_t *dram;
     uint32_t line_bytes;
-    double lat2, lat3, lat_mem; /* cycles */
-    double cpl21, cpl32;        /* fill servers: cycles per line */
+    bool pf1_stores, pf2_stores; /* lN.prefetch.stores: stores train that prefetcher */
+    double lat2, lat3, lat_mem;  /* cycles */
+    double cpl21, cpl32;         /* fill servers: cycles per line */
     double free21, free32;
     uint64_t pfbuf[PF_MAX];
 };
@@ -109,6 +110,8 @@ hier_t *hier_create(const cfg_machine_t *m, uint64_t seed, stats_t *st, char *er
     }
     h->pf1 = pf_create(&m->l1.prefetch, h->line_bytes);
     h->pf2 = pf_create(&m->l2.prefetch, h->line_bytes);
+    h->pf1_stores = m->l1.prefetch.stores;
+    h->pf2_stores = m->l2.prefetch.stores;
     h->lat2 = m->l2.latency_cycles;
     h->lat3 = m->l3.present ? m->l3.latency_cycles : 0;
     h->lat_mem = m->mem_latency_ns * m->freq_ghz;
@@ -353,14 +356,14 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
         p->dirty = true;
         double r = max2(t, p->ready_cycles);
         *hit = true;
-        if (h->m->l1.prefetch.stores)
+        if (h->pf1_stores)
             l1_prefetch(h, a, t);
         return r;
     }
     *hit = false;
     count(h, ST_L1_MISSES, h->line_bytes);
     double t1 = l1_slot ? mshr_acquire(h->mq1, t) : t;
-    double data = from_l2(h, a, t1, how == HIER_NOREAD, h->m->l2.prefetch.stores);
+    double data = from_l2(h, a, t1, how == HIER_NOREAD, h->pf2_stores);
     if (l1_slot)
         mshr_commit(h->mq1, data);
     if (how == HIER_RFO) {
@@ -370,7 +373,7 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
         count(h, ST_L1_FILLS_NOREAD, h->line_bytes);
     }
     l1_fill(h, a, true, data, t1);
-    if (h->m->l1.prefetch.stores)
+    if (h->pf1_stores)
         l1_prefetch(h, a, t);
     return data;
 }
