@@ -310,7 +310,10 @@ cal_data_t *cal_load(const char *path, const cfg_machine_t *m, char *err, size_t
                     goto fail;
                 }
                 double cur;
-                cfg_key_get(m, key, &cur);
+                if (cfg_key_get(m, key, &cur)) {
+                    at(&l, fk, "fit", "'%s' is not a single number", name);
+                    goto fail;
+                }
                 if (cur < ck->lo || cur > ck->hi) {
                     at(&l, fv, name, "the machine's value %g is outside [%g, %g]", cur, ck->lo,
                        ck->hi);

@@ -114,7 +114,7 @@ static const cfg_key_t keys[] = {
         "call + return + prologue of one kernel call; callers (page-at-a-time vs extent)"),
 
     /* string engine */
-    KEY("string.startup", CFG_T_STARTUP, startup, OPT, 0, 100000, FIT, NULL,
+    KEY("string.startup", CFG_T_STARTUP, startup, OPT, 0, 100000, FIX, NULL,
         "rep stos / MOPS startup cost: [{len: SIZE, cost: TIME}], piecewise-linear in length "
         "(models/string_op.c)"),
     KEY("string.bytes_per_cycle", CFG_T_BW, string_bpc, DEF("0B/cycle"), 0, 1024, FIT, NULL,
