@@ -129,11 +129,6 @@ static cfg_isa_t to_cfg_isa(kern_isa_t isa)
     return isa == KERN_ISA_ARM64 ? CFG_ISA_ARM64 : CFG_ISA_X86_64;
 }
 
-static const char *cfg_isa_str(cfg_isa_t isa)
-{
-    return isa == CFG_ISA_ARM64 ? "arm64" : "x86_64";
-}
-
 /* First needed feature missing from `have`, or 0. */
 static uint32_t first_missing(uint32_t needs, uint32_t have)
 {
@@ -152,7 +147,7 @@ int kern_check_machine(const kern_info_t *k, const cfg_machine_t *m, char *err, 
     }
     if (k->isa != KERN_ISA_ANY && to_cfg_isa(k->isa) != m->isa) {
         snprintf(err, errlen, "function '%s' is an %s kernel, but machine '%s' is %s", k->name,
-                 kern_isa_name(k->isa), m->name, cfg_isa_str(m->isa));
+                 kern_isa_name(k->isa), m->name, cfg_isa_name(m->isa));
         return -1;
     }
     return 0;
@@ -207,7 +202,7 @@ bool kern_native_supported(const kern_info_t *k, const host_info_t *h, char *why
 {
     if (!k->native) {
         snprintf(why, whylen, "function '%s' is an %s kernel; this host is %s", k->name,
-                 kern_isa_name(k->isa), cfg_isa_str(h->isa));
+                 kern_isa_name(k->isa), cfg_isa_name(h->isa));
         return false;
     }
     uint32_t miss = first_missing(k->needs, h->features);

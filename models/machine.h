@@ -25,6 +25,12 @@
 
 typedef enum cfg_isa { CFG_ISA_X86_64 = 0, CFG_ISA_ARM64 = 1 } cfg_isa_t;
 
+/* The isa's name as machine files and the JSON contract spell it. */
+static inline const char *cfg_isa_name(cfg_isa_t isa)
+{
+    return isa == CFG_ISA_ARM64 ? "arm64" : isa == CFG_ISA_X86_64 ? "x86_64" : "?";
+}
+
 /* CPU features a kernel may need (features: [list] in YAML). */
 typedef enum cfg_feature {
     CFG_FEAT_ERMS = 1u << 0,

@@ -104,35 +104,6 @@ static int find_spans(const char *text, size_t len, const cal_data_t *d, span_t 
     return rc;
 }
 
-/* The value as YAML text in the key's natural unit. */
-static void format_value(const cfg_key_t *k, double v, char *buf, size_t len)
-{
-    switch (k->type) {
-    case CFG_T_TIME_CYCLES:
-        snprintf(buf, len, "%.4gcycles", v);
-        break;
-    case CFG_T_TIME_NS:
-        snprintf(buf, len, "%.4gns", v);
-        break;
-    case CFG_T_SIZE:
-        snprintf(buf, len, "%.0fB", v);
-        break;
-    case CFG_T_BW:
-        snprintf(buf, len, "%.4gB/cycle", v);
-        break;
-    case CFG_T_FREQ:
-        snprintf(buf, len, "%.4gGHz", v);
-        break;
-    case CFG_T_U32:
-    case CFG_T_U64:
-        snprintf(buf, len, "%.0f", v);
-        break;
-    default:
-        snprintf(buf, len, "%.6g", v);
-        break;
-    }
-}
-
 /* Whether the line at p is one this writer puts in its header: the first
  * three lines' openings, or "#   <key> ..." for a key of the table. */
 static bool header_line(const char *p)
@@ -222,9 +193,9 @@ int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, cons
             res->iterations, res->evaluations, res->chisq0, res->chisq);
     for (size_t k = 0; k < d->n_keys; k++) {
         char a[64], b[64], s[64];
-        format_value(d->keys[k].key, res->start[k], a, sizeof(a));
-        format_value(d->keys[k].key, res->value[k], b, sizeof(b));
-        format_value(d->keys[k].key, res->sigma[k], s, sizeof(s));
+        cfg_key_format(d->keys[k].key, res->start[k], CFG_FMT_YAML, a, sizeof(a));
+        cfg_key_format(d->keys[k].key, res->value[k], CFG_FMT_YAML, b, sizeof(b));
+        cfg_key_format(d->keys[k].key, res->sigma[k], CFG_FMT_YAML, s, sizeof(s));
         fprintf(o, "#   %-28s %s -> %s (+/- %s)\n", d->keys[k].key->path, a, b, s);
     }
     /* copy the text, line by line, replacing fitted values (and an earlier
@@ -241,7 +212,7 @@ int cal_write_yaml(const char *in, const char *out, const cfg_machine_t *m, cons
             double v;
             cfg_key_get(m, d->keys[k].key, &v);
             char val[64], was[64], why[128];
-            format_value(d->keys[k].key, v, val, sizeof(val));
+            cfg_key_format(d->keys[k].key, v, CFG_FMT_YAML, val, sizeof(val));
             /* A bandwidth the file gives per second (a bus rate, which does
              * not follow the core clock) stays per second: the fitted
              * bytes/cycle at the clock the fit ran at (m's). */

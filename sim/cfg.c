@@ -730,12 +730,12 @@ int cfg_keys_markdown(FILE *out)
             snprintf(range, sizeof(range), "-");
             break;
         default:
-            cfg_i_fmt_value(k, k->min, lo, sizeof(lo));
+            cfg_key_format(k, k->min, CFG_FMT_TEXT, lo, sizeof(lo));
             if (k->max >= U64MAX_D)
                 snprintf(range, sizeof(range), ">= %s", lo);
             else
                 snprintf(range, sizeof(range), "%s .. %s", lo,
-                         cfg_i_fmt_value(k, k->max, hi, sizeof(hi)));
+                         cfg_key_format(k, k->max, CFG_FMT_TEXT, hi, sizeof(hi)));
             if (k->type == CFG_T_STARTUP)
                 snprintf(range, sizeof(range), "cost %s .. %s, len <= 1TiB, sorted", lo, hi);
             break;

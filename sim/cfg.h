@@ -90,6 +90,13 @@ int cfg_key_get(const cfg_machine_t *m, const cfg_key_t *k, double *out);
  * calibrate. Recomputes the elide threshold when its fraction changes.
  * Returns 0, or -1 with a reason. */
 int cfg_key_set(cfg_machine_t *m, const cfg_key_t *k, double v, cfg_error_t *err);
+/* How cfg_key_format() writes a value: CFG_FMT_TEXT for messages and the
+ * key reference ("48 KiB", "4.5 cycles"), CFG_FMT_YAML as a value a machine
+ * file takes back ("49152B", "4.5cycles"; 4 significant digits). */
+typedef enum cfg_fmt { CFG_FMT_TEXT, CFG_FMT_YAML } cfg_fmt_t;
+/* A numeric value v of key k, in k's stored unit, written with that unit
+ * into buf; returns buf. */
+const char *cfg_key_format(const cfg_key_t *k, double v, cfg_fmt_t how, char *buf, size_t len);
 /* The key reference as Markdown (the generated part of configs/README.md);
  * for `clearsim keys`. Returns 0, or -1 on a write error. */
 int cfg_keys_markdown(FILE *out);

@@ -59,6 +59,5 @@ int cfg_i_derive_and_check(cfg_ctx_t *c);
 uint64_t cfg_i_d2u(double d);
 void cfg_i_store_uint(void *dst, size_t size, uint64_t v);
 uint64_t cfg_i_load_uint(const void *src, size_t size);
-const char *cfg_i_fmt_value(const cfg_key_t *k, double v, char *buf, size_t len);
 
 #endif

@@ -70,34 +70,41 @@ uint64_t cfg_i_load_uint(const void *src, size_t size)
     return v;
 }
 
-/* A bound of key k in its stored unit, for messages. */
-const char *cfg_i_fmt_value(const cfg_key_t *k, double v, char *buf, size_t len)
+const char *cfg_key_format(const cfg_key_t *k, double v, cfg_fmt_t how, char *buf, size_t len)
 {
+    bool yaml = how == CFG_FMT_YAML;
+    const char *unit = NULL;
     switch (k->type) {
     case CFG_T_SIZE:
-        unit_format_size(cfg_i_d2u(v), buf, len);
-        break;
+        if (yaml)
+            snprintf(buf, len, "%.0fB", v);
+        else
+            unit_format_size(cfg_i_d2u(v), buf, len);
+        return buf;
     case CFG_T_U32:
     case CFG_T_U64:
         snprintf(buf, len, "%.0f", v);
-        break;
+        return buf;
     case CFG_T_TIME_CYCLES:
     case CFG_T_STARTUP:
-        snprintf(buf, len, "%g cycles", v);
+        unit = "cycles";
         break;
     case CFG_T_TIME_NS:
-        snprintf(buf, len, "%g ns", v);
+        unit = "ns";
         break;
     case CFG_T_FREQ:
-        snprintf(buf, len, "%g GHz", v);
+        unit = "GHz";
         break;
     case CFG_T_BW:
-        snprintf(buf, len, "%g B/cycle", v);
+        unit = "B/cycle";
         break;
     default:
-        snprintf(buf, len, "%g", v);
         break;
     }
+    if (yaml)
+        snprintf(buf, len, "%.4g%s", v, unit ? unit : "");
+    else
+        snprintf(buf, len, "%g%s%s", v, unit ? " " : "", unit ? unit : "");
     return buf;
 }
 
@@ -107,8 +114,8 @@ static int check_bounds(cfg_ctx_t *c, const cfg_key_t *k, double v, yaml_mark_t 
     if (v >= k->min && v <= k->max)
         return 0;
     char lo[48], hi[48];
-    cfg_i_fmt_value(k, k->min, lo, sizeof(lo));
-    cfg_i_fmt_value(k, k->max, hi, sizeof(hi));
+    cfg_key_format(k, k->min, CFG_FMT_TEXT, lo, sizeof(lo));
+    cfg_key_format(k, k->max, CFG_FMT_TEXT, hi, sizeof(hi));
     if (k->max >= U64MAX_D)
         return cfg_i_fail(c, mk, path, text, "%smust be at least %s", conv, lo);
     return cfg_i_fail(c, mk, path, text, "%smust be between %s and %s", conv, lo, hi);

@@ -1,5 +1,6 @@
 /*
- * cmd_common.c - the subcommands' one-line error printer (see cmd_common.h).
+ * cmd_common.c - the subcommands' one-line error printer and the end of
+ * their output (see cmd_common.h).
  */
 #include "sim/cmd_common.h"
 
@@ -21,4 +22,22 @@ void cmd_errorf(const char *command, const char *fmt, ...)
         fprintf(stderr, "clearsim: %s: %s\n", command, msg);
     else
         fprintf(stderr, "clearsim: %s\n", msg);
+}
+
+int cmd_finish_output(const char *command, outfile_t **of)
+{
+    if (*of) {
+        outfile_t *done = *of;
+        *of = NULL;
+        char err[512];
+        if (outfile_commit(done, err, sizeof err) != 0) {
+            cmd_errorf(command, "--output %s", err);
+            return CMD_EXIT_RUNTIME;
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cmd_errorf(command, "cannot write to standard output");
+        return CMD_EXIT_RUNTIME;
+    }
+    return CMD_EXIT_OK;
 }

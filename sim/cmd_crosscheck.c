@@ -60,6 +60,8 @@
 #define CLOCK_TRIALS 8   /* host_measure_core_ghz trials between native cases (~45 ms) */
 #define XC_RUNS_MAX  100 /* timed runs of a case (--repeat at most) */
 #define XC_RUNS_POOL 24  /* re-measurement stops adding batches to a case here */
+#define XC_STR_(x)   #x
+#define XC_STR(x)    XC_STR_(x) /* a macro's value as a string literal */
 /* Re-measurement stops this long after the crosscheck started, whatever
  * --remeasure says, leaving the predictions (about a minute on 2 cores) time
  * to finish within 5 minutes (issue 4's bound for the default sweep). */
@@ -85,33 +87,39 @@ typedef struct xc_case {
 
 void cmd_crosscheck_usage(FILE *out)
 {
-    fputs("usage: clearsim crosscheck --machine NAME|PATH|host [options]\n"
-          "\n"
-          "Run a sweep natively on this host and in the model of the machine, side by\n"
-          "side: every kernel the host runs over chunk sizes from 4 KiB to 1 GiB on a\n"
-          "buffer larger than L3, repeat clearing from 16 KiB to 256 MiB with zero and non-zero "
-          "fills, and\n"
-          "demand faults for each page size the host offers. Prints measured and\n"
-          "predicted GB/sec (binary GB) per case and the median and largest error.\n"
-          "\n"
-          "  --machine NAME|PATH|host  the machine file to predict with\n"
-          "  --quick                   a smaller sweep (a few cases per kind)\n"
-          "  --repeat N                native timed runs per case and batch (default 3)\n"
-          "  --ci PCT                  measure a case again while its 95% confidence\n"
-          "                            interval is wider than PCT% of its mean (default 5;\n"
-          "                            0: never), noisiest first, up to 24 runs a case\n"
-          "  --remeasure SECONDS       time those extra batches may take (default 45; never\n"
-          "                            past 3.5 minutes from the start)\n"
-          "  --cpu N                   CPU to pin native runs to\n"
-          "  --threads N               model predictions at once, after every native run\n"
-          "                            (1..16; default: online CPUs)\n"
-          "  --clock measured|file     the core clock to predict each case at: the host's,\n"
-          "                            measured before and after its native run (default),\n"
-          "                            or the machine file's core.freq\n"
-          "  --output FILE.csv         write the table as CSV (atomically)\n"
-          "  --emit-data FILE.yaml     write the measurements as calibration data\n"
-          "  -q, --quiet               no progress on stderr\n",
-          out);
+    fputs(
+        "usage: clearsim crosscheck --machine NAME|PATH|host [options]\n"
+        "\n"
+        "Run a sweep natively on this host and in the model of the machine, side by\n"
+        "side: every kernel the host runs over chunk sizes from 4 KiB to 1 GiB on a\n"
+        "buffer larger than L3, repeat clearing from 16 KiB to 256 MiB with zero and non-zero "
+        "fills, and\n"
+        "demand faults for each page size the host offers. Prints measured and\n"
+        "predicted GB/sec (binary GB) per case and the median and largest error.\n"
+        "\n"
+        "  --machine NAME|PATH|host  the machine file to predict with\n"
+        "  --quick                   a smaller sweep (a few cases per kind)\n"
+        "  --repeat N                native timed runs per case and batch (default 3)\n"
+        "  --ci PCT                  measure a case again while its 95% confidence\n"
+        "                            interval is wider than PCT% of its mean (default 5;\n"
+        "                            0: never), noisiest first, up to " XC_STR(
+            XC_RUNS_POOL) " runs a case\n"
+                          "  --remeasure SECONDS       time those extra batches may take (default "
+                          "45; never\n"
+                          "                            past 3.5 minutes from the start)\n"
+                          "  --cpu N                   CPU to pin native runs to\n"
+                          "  --threads N               model predictions at once, after every "
+                          "native run\n"
+                          "                            (1..16; default: online CPUs)\n"
+                          "  --clock measured|file     the core clock to predict each case at: the "
+                          "host's,\n"
+                          "                            measured before and after its native run "
+                          "(default),\n"
+                          "                            or the machine file's core.freq\n"
+                          "  --output FILE.csv         write the table as CSV (atomically)\n"
+                          "  --emit-data FILE.yaml     write the measurements as calibration data\n"
+                          "  -q, --quiet               no progress on stderr\n",
+        out);
 }
 
 static void add_case(xc_case_t *cs, size_t *n, const char *id, const wl_spec_t *s)
@@ -286,46 +294,61 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The second pass's settings (in) and what it did (out). */
+typedef struct xc_remeasure {
+    uint32_t repeat;     /* runs per batch */
+    long cpu;            /* CPU to pin to, or -1 */
+    double ci_frac;      /* re-measure while ci95 / mean is above this */
+    double budget_s;     /* seconds it may take */
+    double deadline;     /* now_seconds() it never runs past */
+    bool quiet;          /* no progress line */
+    double *ghz;         /* measure()'s clock state */
+    native_result_t *nr; /* measure()'s result buffer */
+    size_t batches;      /* out: batches run */
+    size_t cases;        /* out: cases that got at least one */
+    xc_case_t *failed;   /* out: the case native_run failed on */
+} xc_remeasure_t;
+
 /* The second pass: batches for the case whose interval is widest relative
- * to its mean, while one is wider than ci_frac and budget_s lasts. A case
- * of one run has no interval and is left alone. Returns 0 (*batches, *cases
- * count what was done) or native_run's code for case *failed. */
-static int remeasure(xc_case_t *cs, size_t n, uint32_t repeat, long cpu, double ci_frac,
-                     double budget_s, double deadline, bool quiet, double *ghz, native_result_t *nr,
-                     size_t *batches, size_t *cases, xc_case_t **failed)
+ * to its mean, while one is wider than r->ci_frac and the budget lasts. A
+ * case of one run has no interval and is left alone. Returns 0 or
+ * native_run's code for case r->failed. */
+static int remeasure(xc_case_t *cs, size_t n, xc_remeasure_t *r)
 {
-    *batches = *cases = 0;
-    if (!(ci_frac > 0) || !(budget_s > 0))
+    r->batches = r->cases = 0;
+    r->failed = NULL;
+    double budget_s = r->budget_s;
+    if (!(r->ci_frac > 0) || !(budget_s > 0))
         return 0;
     double t0 = now_seconds();
-    if (deadline - t0 < budget_s)
-        budget_s = deadline - t0;
+    if (r->deadline - t0 < budget_s)
+        budget_s = r->deadline - t0;
     if (!(budget_s > 0))
         return 0;
-    progress_t *pg = progress_create("crosscheck re-measure", (uint64_t)(budget_s * 10), !quiet);
+    progress_t *pg = progress_create("crosscheck re-measure", (uint64_t)(budget_s * 10), !r->quiet);
     int rc = 0;
     for (;;) {
         xc_case_t *worst = NULL;
-        double wr = ci_frac;
+        double wr = r->ci_frac;
         for (size_t i = 0; i < n; i++) {
             xc_case_t *c = &cs[i];
-            double r = c->ci95 / c->measured;
-            if (!c->skipped && c->runs + repeat <= XC_RUNS_POOL && isfinite(r) && r > wr) {
+            double w = c->ci95 / c->measured;
+            if (!c->skipped && c->runs + r->repeat <= XC_RUNS_POOL && isfinite(w) && w > wr) {
                 worst = c;
-                wr = r;
+                wr = w;
             }
         }
         double spent = now_seconds() - t0;
         if (!worst || spent >= budget_s)
             break;
         progress_update(pg, (uint64_t)(spent * 10));
-        *cases += worst->runs == repeat; /* its first extra batch */
-        rc = measure(worst, repeat, cpu, ghz, nr);
+        r->cases += worst->runs == r->repeat; /* its first extra batch */
+        rc = measure(worst, r->repeat, r->cpu, r->ghz, r->nr);
         if (rc) {
-            *failed = worst;
+            r->failed = worst;
             break;
         }
-        (*batches)++;
+        r->batches++;
     }
     progress_destroy(pg);
     return rc;
@@ -595,12 +618,16 @@ int cmd_crosscheck_main(int argc, char **argv)
         }
     }
     progress_destroy(pg);
-    size_t batches, recases;
-    xc_case_t *failed = NULL;
-    if (remeasure(cs, n, (uint32_t)repeat, cpu, ci_pct / 100, remeasure_s,
-                  t_start + XC_REMEASURE_DEADLINE_S, quiet, &ghz, &nr, &batches, &recases,
-                  &failed)) {
-        errorf("%s: native: %s", failed->id, failed->why);
+    xc_remeasure_t rm = {.repeat = (uint32_t)repeat,
+                         .cpu = cpu,
+                         .ci_frac = ci_pct / 100,
+                         .budget_s = remeasure_s,
+                         .deadline = t_start + XC_REMEASURE_DEADLINE_S,
+                         .quiet = quiet,
+                         .ghz = &ghz,
+                         .nr = &nr};
+    if (remeasure(cs, n, &rm)) {
+        errorf("%s: native: %s", rm.failed->id, rm.failed->why);
         cfg_machine_destroy(m);
         return 1;
     }
@@ -643,7 +670,7 @@ int cmd_crosscheck_main(int argc, char **argv)
         printf(
             "# measured again: %zu cases whose 95%% interval was wider than %g%% of the mean, in "
             "%zu batches of %ld runs (--ci, --remeasure %g s)\n",
-            recases, ci_pct, batches, repeat, remeasure_s);
+            rm.cases, ci_pct, rm.batches, repeat, remeasure_s);
     printf("%-28s %12s %10s %12s %8s %6s %4s\n", "case", "measured", "+-95%", "predicted", "error",
            "GHz", "runs");
     double errs[XC_CASES_MAX];

@@ -278,18 +278,8 @@ int cmd_report_main(int argc, char **argv)
         errorf("%s %s", a.output ? a.output : "standard output", err);
         goto out;
     }
-    if (of) {
-        outfile_t *done = of;
-        of = NULL;
-        if (outfile_commit(done, err, sizeof err) != 0) {
-            errorf("--output %s", err);
-            goto out;
-        }
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        errorf("cannot write to standard output");
+    if (cmd_finish_output("report", &of) != CMD_EXIT_OK)
         goto out;
-    }
     if (!a.quiet)
         fprintf(stderr,
                 "clearsim: report: %zu rows from %zu predictions on %zu machine%s in %.1f s "

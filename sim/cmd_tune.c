@@ -308,18 +308,8 @@ int cmd_tune_main(int argc, char **argv)
         errorf("%s", err);
         goto out;
     }
-    if (of) {
-        outfile_t *done = of;
-        of = NULL;
-        if (outfile_commit(done, err, sizeof err) != 0) {
-            errorf("--output %s", err);
-            goto out;
-        }
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        errorf("cannot write to standard output");
+    if (cmd_finish_output("tune", &of) != CMD_EXIT_OK)
         goto out;
-    }
     rc = EXIT_OK;
 out:
     outfile_abort(of);

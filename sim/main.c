@@ -52,11 +52,8 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 /* Flush stdout; a write error (full disk, closed pipe) is a runtime error. */
 static int finish_output(void)
 {
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        errorf("cannot write to standard output");
-        return EXIT_RUNTIME;
-    }
-    return EXIT_OK;
+    outfile_t *none = NULL;
+    return cmd_finish_output(NULL, &none);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -252,15 +249,7 @@ static int cmd_run(int argc, char **argv)
         errorf("run: %s", err);
         goto out;
     }
-    if (of) {
-        outfile_t *done = of;
-        of = NULL;
-        if (outfile_commit(done, err, sizeof err) != 0) {
-            errorf("run: --output %s", err);
-            goto out;
-        }
-    }
-    rc = finish_output();
+    rc = cmd_finish_output("run", &of);
 out:
     outfile_abort(of);
     if (m)

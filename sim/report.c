@@ -98,32 +98,6 @@ char *report_group_digits(uint64_t v, char *buf, size_t len)
     return buf;
 }
 
-const char *report_kern_isa(int isa)
-{
-    switch (isa) {
-    case KERN_ISA_X86_64:
-        return "x86_64";
-    case KERN_ISA_ARM64:
-        return "arm64";
-    case KERN_ISA_ANY:
-        return "any";
-    default:
-        return "?";
-    }
-}
-
-const char *report_machine_isa(cfg_isa_t isa)
-{
-    switch (isa) {
-    case CFG_ISA_X86_64:
-        return "x86_64";
-    case CFG_ISA_ARM64:
-        return "arm64";
-    default:
-        return "?";
-    }
-}
-
 static const char *str_or_unknown(const char *s)
 {
     return s ? s : "?";
@@ -919,7 +893,7 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
                 bad |= json_array_append_new(needs, json_string(names[i]));
             if (!bad) {
                 bad |= json_object_set_new(o, "name", json_string(k->name));
-                bad |= json_object_set_new(o, "isa", json_string(report_kern_isa(k->isa)));
+                bad |= json_object_set_new(o, "isa", json_string(kern_isa_name(k->isa)));
                 bad |= json_object_set_new(o, "needs", needs);
                 needs = NULL;
                 bad |= json_object_set_new(o, "granule_bytes", json_integer(k->granule_bytes));
@@ -957,7 +931,7 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
                 break;
             o += (size_t)w;
         }
-        fprintf(out, "%-14s %-7s %-18s %s\n", k->name, report_kern_isa(k->isa), needs,
+        fprintf(out, "%-14s %-7s %-18s %s\n", k->name, kern_isa_name(k->isa), needs,
                 str_or_unknown(k->description));
     }
     if (ferror(out)) {
@@ -987,7 +961,7 @@ int report_machines(FILE *out, report_format_t fmt, const cfg_machine_t *const *
             int bad = !o;
             if (!bad) {
                 bad |= json_object_set_new(o, "name", json_string(m->name));
-                bad |= json_object_set_new(o, "isa", json_string(report_machine_isa(m->isa)));
+                bad |= json_object_set_new(o, "isa", json_string(cfg_isa_name(m->isa)));
                 bad |= json_object_set_new(o, "vendor", json_string(m->vendor));
                 bad |= json_object_set_new(o, "model_name", json_string(m->model_name));
                 bad |= json_object_set_new(o, "description", json_string(m->description));
@@ -1013,7 +987,7 @@ int report_machines(FILE *out, report_format_t fmt, const cfg_machine_t *const *
     fprintf(out, "%-24s %-7s %-40s %s\n", "NAME", "ISA", "MODEL", "DESCRIPTION");
     for (size_t i = 0; i < n; i++) {
         const cfg_machine_t *m = ms[i];
-        fprintf(out, "%-24s %-7s %-40s %s\n", m->name, report_machine_isa(m->isa),
+        fprintf(out, "%-24s %-7s %-40s %s\n", m->name, cfg_isa_name(m->isa),
                 m->model_name[0] ? m->model_name : "-", m->description[0] ? m->description : "-");
     }
     if (ferror(out)) {

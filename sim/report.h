@@ -122,8 +122,5 @@ int report_machines(FILE *out, report_format_t fmt, const cfg_machine_t *const *
 
 /* 44513459667 -> "44,513,459,667" (no locale). Returns buf. */
 char *report_group_digits(uint64_t v, char *buf, size_t len);
-/* The json contract's isa string of a kernel: "x86_64" | "arm64" | "any". */
-const char *report_kern_isa(int isa);
-const char *report_machine_isa(cfg_isa_t isa);
 
 #endif

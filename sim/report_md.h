@@ -111,5 +111,12 @@ int predmd_write(const predmd_t *r, FILE *out, uint64_t fingerprint, char *err, 
  * PREDMD_FNV_OFFSET). Exported for tests. */
 #define PREDMD_FNV_OFFSET 0xcbf29ce484222325ull
 uint64_t predmd_fnv1a(uint64_t h, const void *data, size_t len);
+/* The same over s and its terminating NUL (so that "ab","c" and "a","bc"
+ * differ). */
+uint64_t predmd_fnv1a_str(uint64_t h, const char *s);
+/* Continue *h over every input file (see Notes), in byte order of their
+ * paths: path, size and the contents' own hash. Returns 0, or -1 with a
+ * reason naming the file. */
+int predmd_hash_inputs(uint64_t *h, char *err, size_t errlen);
 
 #endif
