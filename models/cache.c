@@ -64,13 +64,13 @@
  */
 #include <assert.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/cache.h"
 #include "models/cache_impl.h"
+#include "sim/errbuf.h"
 
 static const repl_ops_t *const repl_table[] = {
     [CFG_REPL_LRU] = &repl_lru,
@@ -96,62 +96,49 @@ const repl_ops_t *repl_find_name(const char *name)
     return NULL;
 }
 
-static int cache_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int cache_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t errlen)
 {
     if (err != NULL && errlen > 0)
         err[0] = '\0';
     if (geom == NULL) {
-        cache_fail(err, errlen, "no cache geometry given");
+        errbuf_set(err, errlen, "no cache geometry given");
         return NULL;
     }
     uint64_t size = geom->size_bytes;
     uint64_t ways = geom->ways;
     uint64_t line = geom->line_bytes;
     if (size == 0) {
-        cache_fail(err, errlen, "size must be non-zero");
+        errbuf_set(err, errlen, "size must be non-zero");
         return NULL;
     }
     if (ways == 0) {
-        cache_fail(err, errlen, "ways must be non-zero");
+        errbuf_set(err, errlen, "ways must be non-zero");
         return NULL;
     }
     if (line == 0) {
-        cache_fail(err, errlen, "line must be non-zero");
+        errbuf_set(err, errlen, "line must be non-zero");
         return NULL;
     }
     if (!cache_is_pow2(line)) {
-        cache_fail(err, errlen, "line %" PRIu64 " is not a power of two", line);
+        errbuf_set(err, errlen, "line %" PRIu64 " is not a power of two", line);
         return NULL;
     }
     if (line < 2) {
-        cache_fail(err, errlen, "line %" PRIu64 " is too small (at least 2 bytes)", line);
+        errbuf_set(err, errlen, "line %" PRIu64 " is too small (at least 2 bytes)", line);
         return NULL;
     }
     if (size % line != 0) {
-        cache_fail(err, errlen, "size %" PRIu64 " is not a multiple of line %" PRIu64, size, line);
+        errbuf_set(err, errlen, "size %" PRIu64 " is not a multiple of line %" PRIu64, size, line);
         return NULL;
     }
     uint64_t lines = size / line;
     if (ways > lines) {
-        cache_fail(err, errlen, "ways %" PRIu64 " exceed the %" PRIu64 " lines of the cache", ways,
+        errbuf_set(err, errlen, "ways %" PRIu64 " exceed the %" PRIu64 " lines of the cache", ways,
                    lines);
         return NULL;
     }
     if (size % (ways * line) != 0) {
-        cache_fail(err, errlen,
+        errbuf_set(err, errlen,
                    "size %" PRIu64 " is not divisible by ways x line (%" PRIu64 " x %" PRIu64
                    " = %" PRIu64 ")",
                    size, ways, line, ways * line);
@@ -159,17 +146,17 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
     }
     uint64_t sets = lines / ways;
     if (!cache_is_pow2(sets)) {
-        cache_fail(err, errlen, "set count %" PRIu64 " is not a power of two", sets);
+        errbuf_set(err, errlen, "set count %" PRIu64 " is not a power of two", sets);
         return NULL;
     }
     if (lines > CACHE_MAX_LINES) {
-        cache_fail(err, errlen, "%" PRIu64 " lines is too many (at most %llu)", lines,
+        errbuf_set(err, errlen, "%" PRIu64 " lines is too many (at most %llu)", lines,
                    CACHE_MAX_LINES);
         return NULL;
     }
     const repl_ops_t *repl = repl_find(geom->repl);
     if (repl == NULL) {
-        cache_fail(err, errlen, "unknown replacement policy %d", (int)geom->repl);
+        errbuf_set(err, errlen, "unknown replacement policy %d", (int)geom->repl);
         return NULL;
     }
     if (repl->check != NULL && repl->check((uint32_t)ways, err, errlen) != 0)
@@ -191,7 +178,7 @@ cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t 
 
     uint8_t *mem = aligned_alloc(64, (total + 63) & ~(size_t)63);
     if (mem == NULL) {
-        cache_fail(err, errlen, "out of memory for a %" PRIu64 "-line cache", lines);
+        errbuf_set(err, errlen, "out of memory for a %" PRIu64 "-line cache", lines);
         return NULL;
     }
     cache_t *c = (cache_t *)mem;

@@ -23,7 +23,6 @@
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,7 @@
 
 #include "kernels/kernels.h"
 #include "sim/cfg.h"
+#include "sim/errbuf.h"
 #include "sim/units.h"
 
 #ifndef CLEARSIM_VERSION
@@ -42,19 +42,6 @@
 
 #define COMMENT_COL 44
 #define TEXT_MAX    1024
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static bool is_pow2(uint64_t v)
 {
@@ -105,7 +92,7 @@ int detect_nearest(const host_info_t *h, char *path, size_t pathlen, char *why, 
     size_t n = 0;
     cfg_error_t cerr = {{0}};
     if (cfg_machine_list(names, sizeof names / sizeof names[0], &n, &cerr) != 0) {
-        set_err(err, errlen, "%s", cerr.msg);
+        errbuf_set(err, errlen, "%s", cerr.msg);
         return -1;
     }
     int best = -1;
@@ -144,14 +131,14 @@ int detect_nearest(const host_info_t *h, char *path, size_t pathlen, char *why, 
         cfg_machine_destroy(m);
     }
     if (best < 0) {
-        set_err(err, errlen, "no bundled machine has this host's ISA (%s) to copy timings from",
-                h->isa == CFG_ISA_ARM64 ? "arm64" : "x86_64");
+        errbuf_set(err, errlen, "no bundled machine has this host's ISA (%s) to copy timings from",
+                   h->isa == CFG_ISA_ARM64 ? "arm64" : "x86_64");
         return -1;
     }
     (void)best_isa;
     int w = snprintf(path, pathlen, "%s", best_path);
     if (w < 0 || (size_t)w >= pathlen) {
-        set_err(err, errlen, "machine file path too long: %s", best_path);
+        errbuf_set(err, errlen, "machine file path too long: %s", best_path);
         return -1;
     }
     if (best_score[0])
@@ -466,13 +453,13 @@ static int load_doc(const char *path, yaml_document_t *doc, char *err, size_t er
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errlen, "%s: cannot read", path);
+        errbuf_set(err, errlen, "%s: cannot read", path);
         return -1;
     }
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
         fclose(f);
-        set_err(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         return -1;
     }
     yaml_parser_set_input_file(&parser, f);
@@ -480,13 +467,13 @@ static int load_doc(const char *path, yaml_document_t *doc, char *err, size_t er
     yaml_parser_delete(&parser);
     fclose(f);
     if (!ok) {
-        set_err(err, errlen, "%s: not valid YAML", path);
+        errbuf_set(err, errlen, "%s: not valid YAML", path);
         return -1;
     }
     yaml_node_t *root = yaml_document_get_root_node(doc);
     if (!root || root->type != YAML_MAPPING_NODE) {
         yaml_document_delete(doc);
-        set_err(err, errlen, "%s: not a mapping at the top level", path);
+        errbuf_set(err, errlen, "%s: not a mapping at the top level", path);
         return -1;
     }
     return 0;
@@ -504,7 +491,7 @@ char *detect_machine_yaml(const host_info_t *h, const char *name, const char *ba
     g.f = open_memstream(&text, &len);
     if (!g.f) {
         yaml_document_delete(&doc);
-        set_err(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
     const char *b = strrchr(base_path, '/');
@@ -557,7 +544,7 @@ char *detect_machine_yaml(const host_info_t *h, const char *name, const char *ba
     yaml_document_delete(&doc);
     if (fclose(g.f) != 0 || !text) {
         free(text);
-        set_err(err, errlen, "out of memory writing the machine file");
+        errbuf_set(err, errlen, "out of memory writing the machine file");
         return NULL;
     }
 
@@ -567,7 +554,7 @@ char *detect_machine_yaml(const host_info_t *h, const char *name, const char *ba
     cfg_error_t cerr = {{0}};
     cfg_machine_t *m = cfg_machine_load_string(text, len, fname, &cerr);
     if (!m) {
-        set_err(err, errlen, "the generated machine file does not load: %s", cerr.msg);
+        errbuf_set(err, errlen, "the generated machine file does not load: %s", cerr.msg);
         free(text);
         return NULL;
     }

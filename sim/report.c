@@ -1,6 +1,6 @@
 /*
- * report.c - text, csv and json printers for run results, kernels and
- * machines.
+ * report.c - the row of a run result, its csv and json printers, and the
+ * listings of kernels and machines (the text printer is report_text.c).
  *
  * Notes
  *  - report_collect() is the one place that decides which fields a result
@@ -28,28 +28,14 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/callers.h"
 #include "kernels/kernels.h"
+#include "sim/errbuf.h"
 #include "sim/native.h"
-#include "sim/units.h"
 #include "sim/workload.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------------------ */
 /* formats and small helpers                                                 */
@@ -123,7 +109,7 @@ static report_field_t *add_field(report_row_t *row, const char *a, const char *b
     do {                                                                                           \
         (f) = add_field(row, (a), (b), (c));                                                       \
         if (!(f)) {                                                                                \
-            set_err(err, errlen, "report: more than %d fields", REPORT_FIELDS_MAX);                \
+            errbuf_set(err, errlen, "report: more than %d fields", REPORT_FIELDS_MAX);             \
             return -1;                                                                             \
         }                                                                                          \
     } while (0)
@@ -201,13 +187,13 @@ int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t e
     row->n = 0;
 
     if (r->n_counters > RUN_COUNTERS_MAX) {
-        set_err(err, errlen, "report: result has %" PRIu32 " counters (at most %d)", r->n_counters,
-                RUN_COUNTERS_MAX);
+        errbuf_set(err, errlen, "report: result has %" PRIu32 " counters (at most %d)",
+                   r->n_counters, RUN_COUNTERS_MAX);
         return -1;
     }
     if (memchr(r->machine, '\0', sizeof r->machine) == NULL ||
         memchr(s->function, '\0', sizeof s->function) == NULL) {
-        set_err(err, errlen, "report: machine or function name is not terminated");
+        errbuf_set(err, errlen, "report: machine or function name is not terminated");
         return -1;
     }
 
@@ -242,7 +228,7 @@ int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t e
     for (uint32_t i = 0; i < r->n_counters; i++) {
         const run_counter_t *c = &r->counters[i];
         if (memchr(c->name, '\0', sizeof c->name) == NULL || c->name[0] == '\0') {
-            set_err(err, errlen, "report: counter %" PRIu32 " has no name", i);
+            errbuf_set(err, errlen, "report: counter %" PRIu32 " has no name", i);
             return -1;
         }
         if (is_std_counter(c->name) || find_counter(r, c->name) != c)
@@ -344,7 +330,7 @@ int report_collect_native(const native_result_t *n, report_row_t *row, char *err
         !TERMINATED(n->host_model) || !TERMINATED(n->kernel_release) ||
         !TERMINATED(n->kernel_version) || !TERMINATED(n->kernel_preempt) ||
         !TERMINATED(n->preempt_source) || !TERMINATED(n->page_how)) {
-        set_err(err, errlen, "report: a native string is not terminated");
+        errbuf_set(err, errlen, "report: a native string is not terminated");
         return -1;
     }
 #undef TERMINATED
@@ -391,14 +377,14 @@ static json_t *field_json(const report_field_t *f, char *err, size_t errlen)
         return json_real(f->d);
     case REPORT_V_U64:
         if (f->u > (uint64_t)INT64_MAX) {
-            set_err(err, errlen, "report: %s%s%s%s%s = %" PRIu64 " does not fit a JSON integer",
-                    f->path[0], f->path[1] ? "." : "", f->path[1] ? f->path[1] : "",
-                    f->path[2] ? "." : "", f->path[2] ? f->path[2] : "", f->u);
+            errbuf_set(err, errlen, "report: %s%s%s%s%s = %" PRIu64 " does not fit a JSON integer",
+                       f->path[0], f->path[1] ? "." : "", f->path[1] ? f->path[1] : "",
+                       f->path[2] ? "." : "", f->path[2] ? f->path[2] : "", f->u);
             return NULL;
         }
         return json_integer((json_int_t)f->u);
     }
-    set_err(err, errlen, "report: field of unknown kind");
+    errbuf_set(err, errlen, "report: field of unknown kind");
     return NULL;
 }
 
@@ -406,7 +392,7 @@ static json_t *row_json(const run_result_t *r, const native_result_t *n, char *e
 {
     report_row_t *row = malloc(sizeof *row);
     if (!row) {
-        set_err(err, errlen, "report: out of memory");
+        errbuf_set(err, errlen, "report: out of memory");
         return NULL;
     }
     if (collect_any(r, n, row, err, errlen) != 0) {
@@ -426,8 +412,8 @@ static json_t *row_json(const run_result_t *r, const native_result_t *n, char *e
                 if (!child || json_object_set_new(parent, f->path[d], child) != 0)
                     goto oom;
             } else if (!json_is_object(child)) {
-                set_err(err, errlen, "report: json key '%s' is both a value and an object",
-                        f->path[d]);
+                errbuf_set(err, errlen, "report: json key '%s' is both a value and an object",
+                           f->path[d]);
                 goto fail;
             }
             parent = child;
@@ -441,7 +427,7 @@ static json_t *row_json(const run_result_t *r, const native_result_t *n, char *e
     free(row);
     return root;
 oom:
-    set_err(err, errlen, "report: out of memory building json");
+    errbuf_set(err, errlen, "report: out of memory building json");
 fail:
     json_decref(root);
     free(row);
@@ -462,7 +448,7 @@ static int dump_json(FILE *out, json_t *root, char *err, size_t errlen)
 {
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     if (rc != 0 || fputc('\n', out) == EOF) {
-        set_err(err, errlen, "report: cannot write json output");
+        errbuf_set(err, errlen, "report: cannot write json output");
         return -1;
     }
     return 0;
@@ -511,7 +497,7 @@ static int csv_print(FILE *out, const run_result_t *r, const native_result_t *n,
 {
     report_row_t *row = malloc(sizeof *row);
     if (!row) {
-        set_err(err, errlen, "report: out of memory");
+        errbuf_set(err, errlen, "report: out of memory");
         return -1;
     }
     if (collect_any(r, n, row, err, errlen) != 0) {
@@ -541,7 +527,7 @@ static int csv_print(FILE *out, const run_result_t *r, const native_result_t *n,
     }
     free(row);
     if (ferror(out)) {
-        set_err(err, errlen, "report: cannot write csv output");
+        errbuf_set(err, errlen, "report: cannot write csv output");
         return -1;
     }
     return 0;
@@ -567,270 +553,11 @@ int report_native_csv_row(FILE *out, const native_result_t *n, char *err, size_t
     return csv_print(out, &n->run, n, false, true, err, errlen);
 }
 
-/* ------------------------------------------------------------------------ */
-/* text                                                                      */
-
-#define TEXT_VALUE_WIDTH 18
-
-/* A counter value as text: grouped digits or "<not supported>". */
-static const char *text_count(const report_field_t *f, char *buf, size_t len)
-{
-    if (!f || f->kind != REPORT_V_U64)
-        return "<not supported>";
-    return report_group_digits(f->u, buf, len);
-}
-
-static const report_field_t *top(const report_row_t *row, const char *key)
-{
-    return report_row_find(row, key, NULL, NULL);
-}
-
-static uint64_t top_u64(const report_row_t *row, const char *key)
-{
-    const report_field_t *f = top(row, key);
-    return f && f->kind == REPORT_V_U64 ? f->u : 0;
-}
-
-static const char *top_str(const report_row_t *row, const char *key)
-{
-    const report_field_t *f = top(row, key);
-    return f && f->kind == REPORT_V_STR ? f->s : "?";
-}
-
-/* Both counters supported? Then a ratio, or "-" with a zero denominator. */
-static bool counter_ratio(const report_row_t *row, const char *num, const char *den, double scale,
-                          const char *fmt, char *buf, size_t len)
-{
-    const report_field_t *n = report_row_find(row, "counters", num, NULL);
-    const report_field_t *d = report_row_find(row, "counters", den, NULL);
-    if (!n || !d || n->kind != REPORT_V_U64 || d->kind != REPORT_V_U64)
-        return false;
-    if (d->u == 0)
-        snprintf(buf, len, "-");
-    else
-        snprintf(buf, len, fmt, scale * (double)n->u / (double)d->u);
-    return true;
-}
-
-static void text_counter_line(FILE *out, const report_row_t *row, const report_field_t *f)
-{
-    char num[32], ratio[48], comment[96] = "";
-    const char *name = f->path[1];
-    if (strcmp(name, "instructions") == 0 &&
-        counter_ratio(row, "instructions", "cycles", 1.0, "%.2f", ratio, sizeof ratio))
-        snprintf(comment, sizeof comment, "#  %8s  insn per cycle", ratio);
-    else if (strcmp(name, "L1-dcache-load-misses") == 0 &&
-             counter_ratio(row, "L1-dcache-load-misses", "L1-dcache-loads", 100.0, "%.2f%%", ratio,
-                           sizeof ratio))
-        snprintf(comment, sizeof comment, "#  %8s  of all L1-dcache accesses", ratio);
-    else if (strcmp(name, "LLC-load-misses") == 0 &&
-             counter_ratio(row, "LLC-load-misses", "LLC-loads", 100.0, "%.2f%%", ratio,
-                           sizeof ratio))
-        snprintf(comment, sizeof comment, "#  %8s  of all LL-cache accesses", ratio);
-    if (comment[0])
-        fprintf(out, "%*s      %-26s%s\n", TEXT_VALUE_WIDTH, text_count(f, num, sizeof num), name,
-                comment);
-    else
-        fprintf(out, "%*s      %s\n", TEXT_VALUE_WIDTH, text_count(f, num, sizeof num), name);
-}
-
-static void text_size(uint64_t bytes, char *buf, size_t len)
-{
-    unit_format_size(bytes, buf, len);
-}
-
-/* A real as text with 9 decimals, or "-" when null. */
-static const char *text_real(const report_field_t *f, const char *fmt, char *buf, size_t len)
-{
-    if (!f || f->kind != REPORT_V_DOUBLE)
-        return "-";
-    snprintf(buf, len, fmt, f->d);
-    return buf;
-}
-
-/* The measured part of a native result: throughput with its statistics,
- * measured counters (or why there are none), time. */
-static void text_native_body(FILE *out, const report_row_t *row, const native_result_t *n)
-{
-    char a[64], b[64], c[64];
-    const report_field_t *bps = report_row_find(row, "native", "bytes_per_sec", "mean");
-    const report_field_t *bsd = report_row_find(row, "native", "bytes_per_sec", "stddev");
-    const report_field_t *bci = report_row_find(row, "native", "bytes_per_sec", "ci95");
-    if (bps && bps->kind == REPORT_V_DOUBLE) {
-        fprintf(out, "%15f GB/sec  (GB = 2^30 bytes; mean of %" PRIu32 " run%s",
-                bps->d / 1073741824.0, n->repeat, n->repeat == 1 ? "" : "s");
-        if (bci && bci->kind == REPORT_V_DOUBLE && bsd && bsd->kind == REPORT_V_DOUBLE)
-            fprintf(out, ", +- %f 95%% CI, stddev %f", bci->d / 1073741824.0,
-                    bsd->d / 1073741824.0);
-        fprintf(out, ")\n%15.0f bytes/sec\n", bps->d);
-    } else {
-        fprintf(out, "%15s GB/sec\n%15s bytes/sec\n", "-", "-");
-    }
-
-    fprintf(out, "\n Performance counter stats (native, CPU %" PRIu32 ", mean per run):\n\n",
-            n->cpu);
-    for (size_t i = 0; i < row->n; i++) {
-        const report_field_t *f = &row->f[i];
-        if (strcmp(f->path[0], "counters") != 0)
-            continue;
-        if (f->kind == REPORT_V_NULL)
-            fprintf(out, "%*s      %s\n", TEXT_VALUE_WIDTH, "<not counted>", f->path[1]);
-        else
-            text_counter_line(out, row, f);
-    }
-    if (n->counters_reason[0])
-        fprintf(out, "\n # counters: %s\n", n->counters_reason);
-    fputc('\n', out);
-
-    const report_field_t *sec = report_row_find(row, "native", "seconds", "mean");
-    fprintf(out, "%*s      seconds per run (mean; +- %s 95%% CI, stddev %s)\n", TEXT_VALUE_WIDTH,
-            text_real(sec, "%.9f", a, sizeof a),
-            text_real(report_row_find(row, "native", "seconds", "ci95"), "%.9f", b, sizeof b),
-            text_real(report_row_find(row, "native", "seconds", "stddev"), "%.9f", c, sizeof c));
-    fprintf(out, "%*s      bytes cleared per run\n", TEXT_VALUE_WIDTH,
-            report_group_digits(top_u64(row, "bytes"), a, sizeof a));
-}
-
-static int text_print(FILE *out, const run_result_t *r, const native_result_t *n, char *err,
-                      size_t errlen)
-{
-    report_row_t *row = malloc(sizeof *row);
-    if (!row) {
-        set_err(err, errlen, "report: out of memory");
-        return -1;
-    }
-    if (collect_any(r, n, row, err, errlen) != 0) {
-        free(row);
-        return -1;
-    }
-    char a[64], b[64], c[64];
-    const char *workload = top_str(row, "workload");
-    const char *function = top_str(row, "function");
-    const kern_info_t *k = kern_find(function);
-
-    fprintf(out, "# Running 'mem/%s' benchmark:\n", workload);
-    if (k && k->description)
-        fprintf(out, "# function '%s' (%s)\n", function, k->description);
-    else
-        fprintf(out, "# function '%s'\n", function);
-    if (n) {
-        text_size(n->huge_bytes, b, sizeof b);
-        fprintf(out, "# host '%s' (native; CPU %" PRIu32 ", warm-up + %" PRIu32 " timed run%s)\n",
-                n->host_model[0] ? n->host_model : "?", n->cpu, n->repeat,
-                n->repeat == 1 ? "" : "s");
-        fprintf(out, "# pages: %s (%s); %s in huge pages\n", native_page_mode_name(n->page_mode),
-                n->page_how, b);
-    } else {
-        fprintf(out, "# machine '%s' (simulated)\n", top_str(row, "machine"));
-    }
-    text_size(top_u64(row, "size_bytes"), a, sizeof a);
-    uint64_t loops = top_u64(row, "loops");
-    if (r->spec.kind == WL_MMAP) {
-        text_size(top_u64(row, "page_bytes"), b, sizeof b);
-        text_size(top_u64(row, "extent_cap_bytes"), c, sizeof c);
-        fprintf(out, "# Mapping %s bytes in %s pages, %s faults, %" PRIu64 " loop%s ...\n", a, b,
-                top_str(row, "fault"), loops, loops == 1 ? "" : "s");
-        fprintf(out, "# caller '%s', preempt '%s', extent cap %s\n", top_str(row, "caller"),
-                top_str(row, "preempt"), c);
-        if (n)
-            fprintf(out,
-                    "# (those describe the simulated kernel; here Linux %s clears the pages, "
-                    "preemption '%s' from %s)\n",
-                    n->kernel_release, n->kernel_preempt, n->preempt_source);
-    } else {
-        uint64_t chunk = top_u64(row, "chunk_bytes");
-        if (chunk == 0)
-            snprintf(b, sizeof b, "one call");
-        else
-            text_size(chunk, b, sizeof b);
-        fprintf(out, "# Clearing %s bytes in %s%s, %" PRIu64 " loop%s, fill 0x%02" PRIx64 " ...\n",
-                a, b, chunk == 0 ? "" : " chunks", loops, loops == 1 ? "" : "s",
-                top_u64(row, "fill"));
-        fprintf(out, "# caller '%s'\n", top_str(row, "caller"));
-    }
-    if (n) {
-        fputc('\n', out);
-        text_native_body(out, row, n);
-        free(row);
-        if (ferror(out)) {
-            set_err(err, errlen, "report: cannot write output");
-            return -1;
-        }
-        return 0;
-    }
-    const report_field_t *eb = top(row, "error_bound");
-    if (r->extrapolated) {
-        if (eb && eb->kind == REPORT_V_DOUBLE)
-            fprintf(out, "# extrapolated from a steady state (error bound %.3g%%)\n",
-                    eb->d * 100.0);
-        else
-            fprintf(out, "# extrapolated from a steady state (error bound -)\n");
-    } else {
-        fprintf(out, "# simulated exactly (no extrapolation)\n");
-    }
-    fputc('\n', out);
-
-    const report_field_t *bps = top(row, "bytes_per_sec");
-    if (bps && bps->kind == REPORT_V_DOUBLE) {
-        fprintf(out, "%15f GB/sec  (GB = 2^30 bytes)\n", bps->d / 1073741824.0);
-        fprintf(out, "%15.0f bytes/sec\n", bps->d);
-    } else {
-        fprintf(out, "%15s GB/sec\n%15s bytes/sec\n", "-", "-");
-    }
-
-    fprintf(out, "\n Performance counter stats (simulated, '%s'):\n\n", top_str(row, "machine"));
-    for (size_t i = 0; i < row->n; i++)
-        if (strcmp(row->f[i].path[0], "counters") == 0)
-            text_counter_line(out, row, &row->f[i]);
-    fputc('\n', out);
-
-    const report_field_t *sec = top(row, "seconds");
-    uint64_t cycles = top_u64(row, "cycles");
-    if (sec && sec->kind == REPORT_V_DOUBLE) {
-        if (sec->d > 0)
-            snprintf(c, sizeof c, "%.3f", (double)cycles / sec->d / 1e9);
-        else
-            snprintf(c, sizeof c, "-");
-        fprintf(out, "%*.9f      seconds simulated\n", TEXT_VALUE_WIDTH, sec->d);
-    } else {
-        snprintf(c, sizeof c, "-");
-        fprintf(out, "%*s      seconds simulated\n", TEXT_VALUE_WIDTH, "-");
-    }
-    fprintf(out, "%*s      %-26s#  %8s GHz\n", TEXT_VALUE_WIDTH,
-            report_group_digits(cycles, a, sizeof a), "model cycles", c);
-    fprintf(out, "%*s      bytes cleared\n", TEXT_VALUE_WIDTH,
-            report_group_digits(top_u64(row, "bytes"), a, sizeof a));
-
-    fprintf(out, "\n Traffic (simulated; lines, DRAM in bytes):\n\n");
-    fprintf(out, "        %*s  %*s  %*s\n", TEXT_VALUE_WIDTH, "hits", TEXT_VALUE_WIDTH, "misses",
-            TEXT_VALUE_WIDTH, "writebacks");
-    static const char *const lv[] = {"l1", "l2", "l3"};
-    static const char *const lv_upper[] = {"L1", "L2", "L3"};
-    for (size_t i = 0; i < 3; i++) {
-        const report_field_t *h = report_row_find(row, "traffic", lv[i], "hits");
-        const report_field_t *m = report_row_find(row, "traffic", lv[i], "misses");
-        const report_field_t *w = report_row_find(row, "traffic", lv[i], "writebacks");
-        fprintf(out, "  %-4s  %*s  %*s  %*s\n", lv_upper[i], TEXT_VALUE_WIDTH,
-                text_count(h, a, sizeof a), TEXT_VALUE_WIDTH, text_count(m, b, sizeof b),
-                TEXT_VALUE_WIDTH, text_count(w, c, sizeof c));
-    }
-    fprintf(out, "  DRAM  %*s  bytes read\n", TEXT_VALUE_WIDTH,
-            text_count(report_row_find(row, "traffic", "dram_read_bytes", NULL), a, sizeof a));
-    fprintf(out, "  DRAM  %*s  bytes written\n", TEXT_VALUE_WIDTH,
-            text_count(report_row_find(row, "traffic", "dram_write_bytes", NULL), a, sizeof a));
-    free(row);
-    if (ferror(out)) {
-        set_err(err, errlen, "report: cannot write output");
-        return -1;
-    }
-    return 0;
-}
-
 int report_run(FILE *out, report_format_t fmt, const run_result_t *r, char *err, size_t errlen)
 {
     switch (fmt) {
     case REPORT_FMT_TEXT:
-        return text_print(out, r, NULL, err, errlen);
+        return report_text(out, r, NULL, err, errlen);
     case REPORT_FMT_CSV:
         return csv_print(out, r, NULL, true, true, err, errlen);
     case REPORT_FMT_JSON: {
@@ -842,7 +569,7 @@ int report_run(FILE *out, report_format_t fmt, const run_result_t *r, char *err,
         return rc;
     }
     }
-    set_err(err, errlen, "report: unknown format %d", (int)fmt);
+    errbuf_set(err, errlen, "report: unknown format %d", (int)fmt);
     return -1;
 }
 
@@ -851,7 +578,7 @@ int report_native(FILE *out, report_format_t fmt, const native_result_t *n, char
 {
     switch (fmt) {
     case REPORT_FMT_TEXT:
-        return text_print(out, &n->run, n, err, errlen);
+        return report_text(out, &n->run, n, err, errlen);
     case REPORT_FMT_CSV:
         return csv_print(out, &n->run, n, true, true, err, errlen);
     case REPORT_FMT_JSON: {
@@ -863,7 +590,7 @@ int report_native(FILE *out, report_format_t fmt, const native_result_t *n, char
         return rc;
     }
     }
-    set_err(err, errlen, "report: unknown format %d", (int)fmt);
+    errbuf_set(err, errlen, "report: unknown format %d", (int)fmt);
     return -1;
 }
 
@@ -880,7 +607,7 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
         json_t *list = json_array();
         if (!root || !list || json_object_set_new(root, "functions", list) != 0) {
             json_decref(root);
-            set_err(err, errlen, "report: out of memory building json");
+            errbuf_set(err, errlen, "report: out of memory building json");
             return -1;
         }
         for (const kern_info_t *k = table; k && k->name; k++) {
@@ -906,7 +633,7 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
                 json_decref(o);
                 json_decref(needs);
                 json_decref(root);
-                set_err(err, errlen, "report: cannot build json for kernel '%s'", k->name);
+                errbuf_set(err, errlen, "report: cannot build json for kernel '%s'", k->name);
                 return -1;
             }
         }
@@ -915,8 +642,8 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
         return rc;
     }
     if (fmt != REPORT_FMT_TEXT) {
-        set_err(err, errlen, "functions: format '%s' is not supported; use text or json",
-                report_format_name(fmt));
+        errbuf_set(err, errlen, "functions: format '%s' is not supported; use text or json",
+                   report_format_name(fmt));
         return -1;
     }
     fprintf(out, "%-14s %-7s %-18s %s\n", "NAME", "ISA", "NEEDS", "DESCRIPTION");
@@ -935,7 +662,7 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
                 str_or_unknown(k->description));
     }
     if (ferror(out)) {
-        set_err(err, errlen, "report: cannot write output");
+        errbuf_set(err, errlen, "report: cannot write output");
         return -1;
     }
     return 0;
@@ -952,7 +679,7 @@ int report_machines(FILE *out, report_format_t fmt, const cfg_machine_t *const *
         json_t *list = json_array();
         if (!root || !list || json_object_set_new(root, "machines", list) != 0) {
             json_decref(root);
-            set_err(err, errlen, "report: out of memory building json");
+            errbuf_set(err, errlen, "report: out of memory building json");
             return -1;
         }
         for (size_t i = 0; i < n; i++) {
@@ -971,7 +698,7 @@ int report_machines(FILE *out, report_format_t fmt, const cfg_machine_t *const *
             }
             if (bad) {
                 json_decref(root);
-                set_err(err, errlen, "report: cannot build json for machine '%s'", m->name);
+                errbuf_set(err, errlen, "report: cannot build json for machine '%s'", m->name);
                 return -1;
             }
         }
@@ -980,8 +707,8 @@ int report_machines(FILE *out, report_format_t fmt, const cfg_machine_t *const *
         return rc;
     }
     if (fmt != REPORT_FMT_TEXT) {
-        set_err(err, errlen, "machines: format '%s' is not supported; use text or json",
-                report_format_name(fmt));
+        errbuf_set(err, errlen, "machines: format '%s' is not supported; use text or json",
+                   report_format_name(fmt));
         return -1;
     }
     fprintf(out, "%-24s %-7s %-40s %s\n", "NAME", "ISA", "MODEL", "DESCRIPTION");
@@ -991,7 +718,7 @@ int report_machines(FILE *out, report_format_t fmt, const cfg_machine_t *const *
                 m->model_name[0] ? m->model_name : "-", m->description[0] ? m->description : "-");
     }
     if (ferror(out)) {
-        set_err(err, errlen, "report: cannot write output");
+        errbuf_set(err, errlen, "report: cannot write output");
         return -1;
     }
     return 0;

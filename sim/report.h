@@ -81,6 +81,11 @@ const report_field_t *report_row_find(const report_row_t *row, const char *a, co
 
 /* Print one result in the given format (csv: header row + one row). */
 int report_run(FILE *out, report_format_t fmt, const run_result_t *r, char *err, size_t errlen);
+/* The text form of a simulated result (n NULL) or of the native result n
+ * (r is then &n->run): report_run's and report_native's text format. */
+struct native_result;
+int report_text(FILE *out, const run_result_t *r, const struct native_result *n, char *err,
+                size_t errlen);
 /* csv building blocks, for printing several results under one header (the
  * columns come from `r`'s row; rows of other results must have the same). */
 int report_csv_header(FILE *out, const run_result_t *r, char *err, size_t errlen);

@@ -67,8 +67,11 @@ typedef enum tune_strategy {
     TUNE_STRATEGIES
 } tune_strategy_t;
 
-#define TUNE_PAIRS_MAX 3
-#define TUNE_SIZES_MAX 4096
+#define TUNE_PAIRS_MAX  3
+#define TUNE_SIZES_MAX  4096
+#define TUNE_MIN_EXP    12    /* the default sizes and the extent cap's search: from 4 KiB */
+#define TUNE_MAX_EXP    30    /* ... to 1 GiB */
+#define TUNE_LINE_BYTES 64ull /* every size is a multiple of this */
 
 typedef struct tune_size {
     uint64_t size_bytes;
