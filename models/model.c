@@ -29,6 +29,8 @@
  *    - kernel calls, reschedule points and page faults as fixed costs.
  *  - Stores are assembled into lines here, so results do not depend on
  *    whether the trace coalesced them.
+ *  - Fast-forward inside long operations is models/model_ff.c; the state
+ *    both share is models/model_impl.h.
  *  - What it ignores: loads' dependence chains (a load never stalls issue
  *    except for a free fill buffer), memory disambiguation, SMT.
  *  - Units: time in core cycles (double internally); counters uint64_t.
@@ -40,95 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/cache.h"
-#include "models/hierarchy.h"
-#include "models/mshr.h"
+#include "models/model_impl.h"
 #include "models/string_op.h"
-
-#define RING_LINES     4096u /* commit-time history; bounds any lookahead */
-#define FF_BLOCK_LINES 2048u
-#define FF_BLOCKS      6u
-#define FF_TOLERANCE   0.01 /* relative spread allowed between block deltas */
-
-typedef enum line_kind { LK_STORE = 0, LK_NT, LK_LOAD } line_kind_t;
-
-/* The line being assembled from store/load ops. */
-typedef struct pending_line {
-    bool valid;
-    line_kind_t kind;
-    uint64_t line;  /* line-aligned address */
-    uint32_t bytes; /* bytes written/read in it */
-    double stores;  /* store/load instructions */
-    double insns;   /* other instructions attributed to it */
-    uint8_t fill;
-} pending_line_t;
-
-struct model {
-    const cfg_machine_t *m;
-    stats_t st;
-    hier_t *h;
-    mshr_t *wc;
-    cache_t *tlb;
-    uint64_t tlb_page_bytes;
-    int tlb_page_shift; /* log2(tlb_page_bytes) when a power of two, else -1 */
-    uint64_t tlb_last_page;
-    bool tlb_last_valid;
-    uint32_t line_bytes;
-    double cyc_per_ns;
-
-    double t_front;       /* front end: next instruction slot */
-    double t_issue;       /* store issue */
-    double t_commit_last; /* last line committed to L1 */
-    double t_wc_last;     /* last WC line accepted */
-    double ring[RING_LINES];
-    uint64_t seq; /* lines committed so far */
-
-    pending_line_t pl;
-    double loose_insns; /* TRACE_INSNS not yet attributed to a line */
-
-    /* store_line's per-line quantities that depend only on the line's
-     * (bytes, stores, insns), kept for the last such triple: the lines of
-     * one run all have the same, and this saves their divisions and
-     * roundings. Keys are the doubles' bits, so a hit gives the very same
-     * values. */
-    struct {
-        bool valid;
-        uint32_t bytes;
-        uint64_t stores_bits, insns_bits;
-        double issue_cycles; /* stores / stores_per_cycle (0 if no rate) */
-        double front_cycles; /* (stores + insns) / insns_per_cycle */
-        double port_cycles;  /* port_cycles(bytes, stores) */
-        uint64_t la;         /* store-buffer window in lines */
-        uint64_t accesses;   /* L1 accesses */
-    } slm;
-    bool front_memo_valid; /* front(): the last n (bits) and n / insns_per_cycle */
-    uint64_t front_memo_bits;
-    double front_memo_cycles;
-
-    /* fast-forward inside long operations */
-    bool ff_on;
-    uint64_t ff_tail_lines;     /* lines always simulated at an op's end */
-    uint64_t ff_lines;          /* lines since the last block boundary */
-    uint64_t ff_op_lines;       /* lines of the current operation so far */
-    stats_t ff_snap;            /* counters at the last block boundary */
-    double ff_tsnap;            /* time at the last block boundary */
-    stats_t ff_hist[FF_BLOCKS]; /* deltas of the last blocks */
-    double ff_dt[FF_BLOCKS];
-    uint32_t ff_n; /* valid entries in the history */
-    uint64_t ff_skipped_lines;
-    uint64_t ff_total_lines;
-    double ff_err; /* sum of skipped_share x spread */
-
-    /* write streaming */
-    bool ws_active;
-    uint32_t ws_run;   /* consecutive full-line write misses */
-    uint64_t ws_bytes; /* bytes of the run (from its first line) while active */
-};
-
-static inline double max2(double a, double b)
-{
-    return a > b ? a : b;
-}
 
 /* ceil(x), inline for the positive values below 2^52 that the per-line
  * paths pass (there the conversion to an integer is exact); everything else
@@ -370,30 +285,6 @@ static int ws_level(model_t *md, uint64_t line, bool full, bool zva)
     return HIER_L2;
 }
 
-/* Fast-forward and write streaming: how many more lines of a steady stretch
- * may be skipped before the run would reach a threshold (or enter the mode),
- * and the run's progress over skipped lines. */
-static uint64_t ws_ff_max_lines(const model_t *md)
-{
-    const cfg_machine_t *m = md->m;
-    if (!m->ws_enabled)
-        return UINT64_MAX;
-    if (!md->ws_active)
-        return md->ws_run ? 0 : UINT64_MAX;
-    uint64_t next = UINT64_MAX;
-    if (m->ws_l2_bytes > md->ws_bytes)
-        next = m->ws_l2_bytes;
-    if (m->ws_l3_bytes > md->ws_bytes && m->ws_l3_bytes < next)
-        next = m->ws_l3_bytes;
-    return next == UINT64_MAX ? UINT64_MAX : (next - md->ws_bytes) / md->line_bytes;
-}
-
-static void ws_ff_skip(model_t *md, uint64_t lines)
-{
-    if (md->ws_active)
-        md->ws_bytes += lines * md->line_bytes;
-}
-
 /* Commit cost of a line: the L1 write port takes store_width bytes per
  * store slot. */
 static inline double port_cycles(const model_t *md, uint32_t bytes, double stores)
@@ -404,152 +295,6 @@ static inline double port_cycles(const model_t *md, uint32_t bytes, double store
     if (stores > slots)
         slots = stores;
     return m->stores_per_cycle > 0 ? slots / m->stores_per_cycle : slots;
-}
-
-/* ---- fast-forward ------------------------------------------------------ */
-
-static inline double now_cycles(const model_t *md)
-{
-    return max2(md->t_issue, max2(md->t_front, md->t_commit_last));
-}
-
-void model_set_fast_forward(model_t *md, bool on)
-{
-    md->ff_on = on;
-    md->ff_n = 0;
-    md->ff_lines = 0;
-}
-
-void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total_lines,
-                     double *error_bound)
-{
-    *skipped_lines = md->ff_skipped_lines;
-    *total_lines = md->ff_total_lines;
-    *error_bound = md->ff_err;
-}
-
-void model_shift_time(model_t *md, double dt)
-{
-    md->t_front += dt;
-    md->t_issue += dt;
-    md->t_commit_last += dt;
-    md->t_wc_last += dt;
-    for (uint32_t i = 0; i < RING_LINES; i++)
-        md->ring[i] += dt;
-    mshr_shift_time(md->wc, dt);
-    hier_shift_time(md->h, dt);
-    md->ff_tsnap += dt;
-}
-
-void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
-{
-    for (int e = 0; e < ST_EVENT_COUNT; e++) {
-        if (e == ST_CYCLES)
-            continue; /* cycles follow the time, moved by model_shift_time */
-        md->st.count[e] += delta->count[e] * n;
-        md->st.bytes[e] += delta->bytes[e] * n;
-    }
-}
-
-/* Relative spread of one quantity over the history; -1 if it does not meet
- * the tolerance. */
-static double ff_spread(const double *v, uint32_t n)
-{
-    double lo = v[0], hi = v[0], sum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        lo = v[i] < lo ? v[i] : lo;
-        hi = v[i] > hi ? v[i] : hi;
-        sum += v[i];
-    }
-    double mean = sum / n;
-    if (hi - lo <= 0)
-        return 0;
-    double rel = (hi - lo) / (mean > 0 ? mean : 1);
-    /* a count that moves by one between blocks is noise, not drift */
-    if (rel > FF_TOLERANCE && hi - lo > 1.0)
-        return -1;
-    return rel;
-}
-
-/* Called after each line of a long operation with the bytes that remain in
- * it. Returns how many bytes the caller must skip (0 for none); when it
- * returns more, counters and time have already been advanced. */
-static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
-{
-    md->ff_total_lines++;
-    md->ff_op_lines++;
-    if (!md->ff_on || ++md->ff_lines < FF_BLOCK_LINES)
-        return 0;
-    md->ff_lines = 0;
-    double now = now_cycles(md);
-    stats_t d;
-    stats_sub(&d, &md->st, &md->ff_snap);
-    md->ff_snap = md->st;
-    double dt = now - md->ff_tsnap;
-    md->ff_tsnap = now;
-    /* shift the history */
-    if (md->ff_n == FF_BLOCKS) {
-        memmove(&md->ff_hist[0], &md->ff_hist[1], (FF_BLOCKS - 1) * sizeof(stats_t));
-        memmove(&md->ff_dt[0], &md->ff_dt[1], (FF_BLOCKS - 1) * sizeof(double));
-        md->ff_n--;
-    }
-    md->ff_hist[md->ff_n] = d;
-    md->ff_dt[md->ff_n] = dt;
-    md->ff_n++;
-    uint64_t lb = md->line_bytes;
-    uint64_t rem_lines = remaining_bytes / lb;
-    /* Not before every cache level has been filled once (a cold start is a
-     * transient, not a steady state). */
-    if (md->ff_n < FF_BLOCKS || rem_lines <= md->ff_tail_lines + FF_BLOCK_LINES ||
-        md->ff_op_lines < md->ff_tail_lines)
-        return 0;
-    double worst = ff_spread(md->ff_dt, FF_BLOCKS);
-    if (worst < 0)
-        return 0;
-    double v[FF_BLOCKS];
-    for (int e = 0; e < ST_EVENT_COUNT; e++) {
-        if (e == ST_CYCLES)
-            continue;
-        for (int k = 0; k < 2; k++) {
-            for (uint32_t i = 0; i < FF_BLOCKS; i++)
-                v[i] = (double)(k ? md->ff_hist[i].bytes[e] : md->ff_hist[i].count[e]);
-            double sp = ff_spread(v, FF_BLOCKS);
-            if (sp < 0)
-                return 0;
-            worst = sp > worst ? sp : worst;
-        }
-    }
-    /* Steady: skip whole blocks, keeping the tail. */
-    uint64_t nblocks = (rem_lines - md->ff_tail_lines) / FF_BLOCK_LINES;
-    if (nblocks > ws_ff_max_lines(md) / FF_BLOCK_LINES)
-        nblocks = ws_ff_max_lines(md) / FF_BLOCK_LINES;
-    if (nblocks == 0)
-        return 0;
-    double dt_sum = 0;
-    for (uint32_t i = 0; i < FF_BLOCKS; i++)
-        dt_sum += md->ff_dt[i];
-    for (int e = 0; e < ST_EVENT_COUNT; e++) {
-        if (e == ST_CYCLES)
-            continue;
-        uint64_t c = 0, b = 0;
-        for (uint32_t i = 0; i < FF_BLOCKS; i++) {
-            c += md->ff_hist[i].count[e];
-            b += md->ff_hist[i].bytes[e];
-        }
-        /* n x mean, rounded; exact when every block agrees */
-        md->st.count[e] += (uint64_t)llround((double)c * (double)nblocks / FF_BLOCKS);
-        md->st.bytes[e] += (uint64_t)llround((double)b * (double)nblocks / FF_BLOCKS);
-    }
-    model_shift_time(md, dt_sum * (double)nblocks / FF_BLOCKS);
-    uint64_t skipped = nblocks * FF_BLOCK_LINES;
-    ws_ff_skip(md, skipped);
-    md->ff_skipped_lines += skipped;
-    md->ff_total_lines += skipped;
-    md->ff_err = max2(md->ff_err, worst);
-    md->ff_snap = md->st;
-    md->ff_tsnap = now_cycles(md);
-    md->ff_n = 0;
-    return skipped * lb;
 }
 
 /* ---- line processing ---------------------------------------------------- */
@@ -673,7 +418,7 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
         a += piece;
         if (pl->bytes == lb && a < end) {
             flush_line(md);
-            uint64_t skip = ff_after_line(md, end - a);
+            uint64_t skip = model_i_ff_after_line(md, end - a);
             if (skip) {
                 /* the skipped lines' instructions were added with the counters */
                 a += skip;
@@ -735,7 +480,7 @@ static void string_op(model_t *md, const trace_op_t *op)
         a += piece;
         if (a < end) {
             md->t_issue = t;
-            uint64_t skip = ff_after_line(md, end - a);
+            uint64_t skip = model_i_ff_after_line(md, end - a);
             if (skip) {
                 a += skip;
                 t = md->t_issue;
@@ -785,7 +530,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
         a += lb;
         if (a < end) {
             md->t_issue = t;
-            uint64_t skip = ff_after_line(md, end - a);
+            uint64_t skip = model_i_ff_after_line(md, end - a);
             if (skip) {
                 a += skip;
                 t = md->t_issue;
