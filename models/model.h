@@ -57,6 +57,11 @@ void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total
 void model_shift_time(model_t *md, double dt);
 /* Add n times `delta` to the model's counters (workload-level fast-forward). */
 void model_add_stats(model_t *md, const stats_t *delta, uint64_t n);
+/* Relative spread (max - min) / mean of v[0..n), 0 when all are equal; -1
+ * when it exceeds tolerance by more than one (a count that moves by one
+ * between blocks is noise, not drift). Both fast-forwards judge their
+ * block deltas with it. */
+double model_ff_spread(const double *v, uint32_t n, double tolerance);
 
 /* Current totals; ST_CYCLES is the current time. */
 void model_stats(model_t *md, stats_t *out);

@@ -90,9 +90,7 @@ void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
     }
 }
 
-/* Relative spread of one quantity over the history; -1 if it does not meet
- * the tolerance. */
-static double ff_spread(const double *v, uint32_t n)
+double model_ff_spread(const double *v, uint32_t n, double tolerance)
 {
     double lo = v[0], hi = v[0], sum = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -100,14 +98,11 @@ static double ff_spread(const double *v, uint32_t n)
         hi = v[i] > hi ? v[i] : hi;
         sum += v[i];
     }
-    double mean = sum / n;
     if (hi - lo <= 0)
         return 0;
-    double rel = (hi - lo) / (mean > 0 ? mean : 1);
+    double rel = (hi - lo) / (sum > 0 ? sum / n : 1);
     /* a count that moves by one between blocks is noise, not drift */
-    if (rel > FF_TOLERANCE && hi - lo > 1.0)
-        return -1;
-    return rel;
+    return rel > tolerance && hi - lo > 1.0 ? -1 : rel;
 }
 
 uint64_t model_i_ff_after_line(model_t *md, uint64_t remaining_bytes)
@@ -139,7 +134,7 @@ uint64_t model_i_ff_after_line(model_t *md, uint64_t remaining_bytes)
     if (md->ff_n < FF_BLOCKS || rem_lines <= md->ff_tail_lines + FF_BLOCK_LINES ||
         md->ff_op_lines < md->ff_tail_lines)
         return 0;
-    double worst = ff_spread(md->ff_dt, FF_BLOCKS);
+    double worst = model_ff_spread(md->ff_dt, FF_BLOCKS, FF_TOLERANCE);
     if (worst < 0)
         return 0;
     double v[FF_BLOCKS];
@@ -149,7 +144,7 @@ uint64_t model_i_ff_after_line(model_t *md, uint64_t remaining_bytes)
         for (int k = 0; k < 2; k++) {
             for (uint32_t i = 0; i < FF_BLOCKS; i++)
                 v[i] = (double)(k ? md->ff_hist[i].bytes[e] : md->ff_hist[i].count[e]);
-            double sp = ff_spread(v, FF_BLOCKS);
+            double sp = model_ff_spread(v, FF_BLOCKS, FF_TOLERANCE);
             if (sp < 0)
                 return 0;
             worst = sp > worst ? sp : worst;

@@ -78,22 +78,6 @@ typedef struct run_ctx {
     double err;
 } run_ctx_t;
 
-/* Relative spread of v[0..n); -1 when beyond the tolerance (a spread of one
- * count is noise, not drift). */
-static double spread(const double *v, uint32_t n)
-{
-    double lo = v[0], hi = v[0], sum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        lo = v[i] < lo ? v[i] : lo;
-        hi = v[i] > hi ? v[i] : hi;
-        sum += v[i];
-    }
-    if (hi - lo <= 0)
-        return 0;
-    double rel = (hi - lo) / (sum > 0 ? sum / n : 1);
-    return rel > FF_TOL && hi - lo > 1.0 ? -1 : rel;
-}
-
 /* After a block of periods: if the last FF_HIST blocks agree on every
  * counter and on time, skip to the tail. Returns the periods to skip. */
 static uint64_t ff_block(run_ctx_t *c)
@@ -128,7 +112,7 @@ static uint64_t ff_block(run_ctx_t *c)
         for (int k = 0; k < 2; k++) {
             for (uint32_t i = 0; i < FF_HIST; i++)
                 v[i] = (double)(k ? c->hist[i].bytes[e] : c->hist[i].count[e]);
-            double sp = spread(v, FF_HIST);
+            double sp = model_ff_spread(v, FF_HIST, FF_TOL);
             if (sp < 0)
                 return 0;
             worst = sp > worst ? sp : worst;
