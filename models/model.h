@@ -62,6 +62,10 @@ void model_add_stats(model_t *md, const stats_t *delta, uint64_t n);
  * between blocks is noise, not drift). Both fast-forwards judge their
  * block deltas with it. */
 double model_ff_spread(const double *v, uint32_t n, double tolerance);
+/* The largest model_ff_spread over every event's count and bytes in
+ * hist[0..n) (n at most MODEL_FF_HIST_MAX), or -1 if one exceeds tolerance. */
+#define MODEL_FF_HIST_MAX 16
+double model_ff_stats_spread(const stats_t *hist, uint32_t n, double tolerance);
 
 /* Current totals; ST_CYCLES is the current time. */
 void model_stats(model_t *md, stats_t *out);

@@ -105,6 +105,24 @@ double model_ff_spread(const double *v, uint32_t n, double tolerance)
     return rel > tolerance && hi - lo > 1.0 ? -1 : rel;
 }
 
+double model_ff_stats_spread(const stats_t *hist, uint32_t n, double tolerance)
+{
+    double worst = 0, v[MODEL_FF_HIST_MAX];
+    if (n == 0 || n > MODEL_FF_HIST_MAX)
+        return -1;
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        for (int k = 0; k < 2; k++) {
+            for (uint32_t i = 0; i < n; i++)
+                v[i] = (double)(k ? hist[i].bytes[e] : hist[i].count[e]);
+            double sp = model_ff_spread(v, n, tolerance);
+            if (sp < 0)
+                return -1;
+            worst = sp > worst ? sp : worst;
+        }
+    }
+    return worst;
+}
+
 uint64_t model_i_ff_after_line(model_t *md, uint64_t remaining_bytes)
 {
     md->ff_total_lines++;
@@ -137,19 +155,11 @@ uint64_t model_i_ff_after_line(model_t *md, uint64_t remaining_bytes)
     double worst = model_ff_spread(md->ff_dt, FF_BLOCKS, FF_TOLERANCE);
     if (worst < 0)
         return 0;
-    double v[FF_BLOCKS];
-    for (int e = 0; e < ST_EVENT_COUNT; e++) {
-        if (e == ST_CYCLES)
-            continue;
-        for (int k = 0; k < 2; k++) {
-            for (uint32_t i = 0; i < FF_BLOCKS; i++)
-                v[i] = (double)(k ? md->ff_hist[i].bytes[e] : md->ff_hist[i].count[e]);
-            double sp = model_ff_spread(v, FF_BLOCKS, FF_TOLERANCE);
-            if (sp < 0)
-                return 0;
-            worst = sp > worst ? sp : worst;
-        }
-    }
+    /* (ST_CYCLES stays 0 in md->st while running: time is judged by ff_dt) */
+    double sp = model_ff_stats_spread(md->ff_hist, FF_BLOCKS, FF_TOLERANCE);
+    if (sp < 0)
+        return 0;
+    worst = sp > worst ? sp : worst;
     /* Steady: skip whole blocks, keeping the tail. */
     uint64_t nblocks = (rem_lines - md->ff_tail_lines) / FF_BLOCK_LINES;
     if (nblocks > ws_ff_max_lines(md) / FF_BLOCK_LINES)

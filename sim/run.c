@@ -107,17 +107,9 @@ static uint64_t ff_block(run_ctx_t *c)
         n = n / c->periods_per_loop * c->periods_per_loop;
     if (n == 0)
         return 0;
-    double worst = 0, v[FF_HIST];
-    for (int e = 0; e < ST_EVENT_COUNT; e++) {
-        for (int k = 0; k < 2; k++) {
-            for (uint32_t i = 0; i < FF_HIST; i++)
-                v[i] = (double)(k ? c->hist[i].bytes[e] : c->hist[i].count[e]);
-            double sp = model_ff_spread(v, FF_HIST, FF_TOL);
-            if (sp < 0)
-                return 0;
-            worst = sp > worst ? sp : worst;
-        }
-    }
+    double worst = model_ff_stats_spread(c->hist, FF_HIST, FF_TOL);
+    if (worst < 0)
+        return 0;
     /* Steady: add n periods' worth of the mean block delta. */
     double per = (double)n / ((double)FF_HIST * (double)c->block_periods);
     stats_t add;
