@@ -147,8 +147,10 @@ static int collect_inputs(md_files_t *f, bool with_configs, char *err, size_t er
     static const char *const ch[] = {".c", ".h", NULL};
     static const char *const chinc[] = {".c", ".h", ".inc", NULL};
     static const char *const sim_files[] = {
-        "run.c",      "workload.c", "trace.c",     "trace.h",     "cfg.c", "cfg_parse.c",
-        "cfg_impl.h", "cfg_keys.c", "report_md.c", "report_md.h", NULL};
+        "run.c",       "workload.c",  "trace.c",          "trace.h",
+        "cfg.c",       "cfg_parse.c", "cfg_impl.h",       "cfg_keys.c",
+        "report_md.c", "report_md.h", "report_md_impl.h", "report_md_write.c",
+        NULL};
     const char *src = CLEARSIM_SOURCE_DIR;
     char dir[4096];
     int rc = with_configs ? add_dir(f, cfg_configs_dir(), "configs", yaml, err, errlen) : 0;

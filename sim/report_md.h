@@ -31,8 +31,10 @@
  *    paths, the path, size and contents of every input file that can change
  *    the file: configs/<*>.yaml (from cfg_configs_dir()) and, under
  *    CLEARSIM_SOURCE_DIR, models/<*>.c|h, kernels/<*>.c|h|inc, sim/run.c,
- *    sim/workload.c, sim/trace.c|h, sim/cfg.c, sim/cfg_keys.c and
- *    sim/report_md.c|h (this case list and writer). Paths are hashed
+ *    sim/workload.c, sim/trace.c|h, sim/cfg.c, sim/cfg_parse.c,
+ *    sim/cfg_impl.h, sim/cfg_keys.c and sim/report_md.c|h,
+ *    sim/report_md_impl.h and sim/report_md_write.c (this case list and its
+ *    writer). Paths are hashed
  *    relative to those directories, so the fingerprint does not depend on
  *    where the tree is.
  *  - The Markdown holds nothing that depends on the clock, the host or the
