@@ -92,7 +92,8 @@ int cfg_key_get(const cfg_machine_t *m, const cfg_key_t *k, double *out);
 int cfg_key_set(cfg_machine_t *m, const cfg_key_t *k, double v, cfg_error_t *err);
 /* How cfg_key_format() writes a value: CFG_FMT_TEXT for messages and the
  * key reference ("48 KiB", "4.5 cycles"), CFG_FMT_YAML as a value a machine
- * file takes back ("49152B", "4.5cycles"; 4 significant digits). */
+ * file takes back ("49152B", "4.5cycles"; 4 significant digits with a
+ * unit, 6 for a plain number). */
 typedef enum cfg_fmt { CFG_FMT_TEXT, CFG_FMT_YAML } cfg_fmt_t;
 /* A numeric value v of key k, in k's stored unit, written with that unit
  * into buf; returns buf. */

@@ -101,8 +101,10 @@ const char *cfg_key_format(const cfg_key_t *k, double v, cfg_fmt_t how, char *bu
     default:
         break;
     }
-    if (yaml)
-        snprintf(buf, len, "%.4g%s", v, unit ? unit : "");
+    if (yaml && unit)
+        snprintf(buf, len, "%.4g%s", v, unit);
+    else if (yaml) /* a plain number (a fraction, a rate) */
+        snprintf(buf, len, "%.6g", v);
     else
         snprintf(buf, len, "%g%s%s", v, unit ? " " : "", unit ? unit : "");
     return buf;

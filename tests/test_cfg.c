@@ -675,6 +675,35 @@ static void test_key_table(void **state)
     cfg_machine_destroy(m);
 }
 
+/* cfg_key_format: the unit of each key type, with and without the space of
+ * messages; the YAML form is what a machine file takes back. */
+static void test_key_format(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *key;
+        double v;
+        const char *text, *yaml;
+    } cases[] = {
+        {"l1.size", 49152, "48KiB", "49152B"},
+        {"l2.latency", 14.5, "14.5 cycles", "14.5cycles"},
+        {"memory.latency", 193.66, "193.66 ns", "193.7ns"},
+        {"l2.bandwidth", 15.3456, "15.3456 B/cycle", "15.35B/cycle"},
+        {"core.freq", 3.05, "3.05 GHz", "3.05GHz"},
+        {"l2.mshrs", 36, "36", "36"},
+        {"core.insns_per_cycle", 1.2345678, "1.23457", "1.23457"},
+    };
+    char buf[64];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const cfg_key_t *k = cfg_key_find(cases[i].key);
+        assert_non_null(k);
+        assert_string_equal(cfg_key_format(k, cases[i].v, CFG_FMT_TEXT, buf, sizeof buf),
+                            cases[i].text);
+        assert_string_equal(cfg_key_format(k, cases[i].v, CFG_FMT_YAML, buf, sizeof buf),
+                            cases[i].yaml);
+    }
+}
+
 static void test_key_get_set(void **state)
 {
     (void)state;
@@ -808,8 +837,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_missing_file),   cmocka_unit_test(test_inline),
         cmocka_unit_test(test_inline_values),  cmocka_unit_test(test_string_length),
         cmocka_unit_test(test_resolve),        cmocka_unit_test(test_key_table),
-        cmocka_unit_test(test_key_get_set),    cmocka_unit_test(test_readme_in_sync),
-        cmocka_unit_test(test_load_at_clock),
+        cmocka_unit_test(test_key_get_set),    cmocka_unit_test(test_key_format),
+        cmocka_unit_test(test_readme_in_sync), cmocka_unit_test(test_load_at_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
