@@ -60,8 +60,6 @@
 #define CLOCK_TRIALS 8   /* host_measure_core_ghz trials between native cases (~45 ms) */
 #define XC_RUNS_MAX  100 /* timed runs of a case (--repeat at most) */
 #define XC_RUNS_POOL 24  /* re-measurement stops adding batches to a case here */
-#define XC_STR_(x)   #x
-#define XC_STR(x)    XC_STR_(x) /* a macro's value as a string literal */
 /* Re-measurement stops this long after the crosscheck started, whatever
  * --remeasure says, leaving the predictions (about a minute on 2 cores) time
  * to finish within 5 minutes (issue 4's bound for the default sweep). */
@@ -87,39 +85,35 @@ typedef struct xc_case {
 
 void cmd_crosscheck_usage(FILE *out)
 {
-    fputs(
-        "usage: clearsim crosscheck --machine NAME|PATH|host [options]\n"
-        "\n"
-        "Run a sweep natively on this host and in the model of the machine, side by\n"
-        "side: every kernel the host runs over chunk sizes from 4 KiB to 1 GiB on a\n"
-        "buffer larger than L3, repeat clearing from 16 KiB to 256 MiB with zero and non-zero "
-        "fills, and\n"
-        "demand faults for each page size the host offers. Prints measured and\n"
-        "predicted GB/sec (binary GB) per case and the median and largest error.\n"
-        "\n"
-        "  --machine NAME|PATH|host  the machine file to predict with\n"
-        "  --quick                   a smaller sweep (a few cases per kind)\n"
-        "  --repeat N                native timed runs per case and batch (default 3)\n"
-        "  --ci PCT                  measure a case again while its 95% confidence\n"
-        "                            interval is wider than PCT% of its mean (default 5;\n"
-        "                            0: never), noisiest first, up to " XC_STR(
-            XC_RUNS_POOL) " runs a case\n"
-                          "  --remeasure SECONDS       time those extra batches may take (default "
-                          "45; never\n"
-                          "                            past 3.5 minutes from the start)\n"
-                          "  --cpu N                   CPU to pin native runs to\n"
-                          "  --threads N               model predictions at once, after every "
-                          "native run\n"
-                          "                            (1..16; default: online CPUs)\n"
-                          "  --clock measured|file     the core clock to predict each case at: the "
-                          "host's,\n"
-                          "                            measured before and after its native run "
-                          "(default),\n"
-                          "                            or the machine file's core.freq\n"
-                          "  --output FILE.csv         write the table as CSV (atomically)\n"
-                          "  --emit-data FILE.yaml     write the measurements as calibration data\n"
-                          "  -q, --quiet               no progress on stderr\n",
-        out);
+    fputs("usage: clearsim crosscheck --machine NAME|PATH|host [options]\n"
+          "\n"
+          "Run a sweep natively on this host and in the model of the machine, side by\n"
+          "side: every kernel the host runs over chunk sizes from 4 KiB to 1 GiB on a\n"
+          "buffer larger than L3, repeat clearing from 16 KiB to 256 MiB with zero and\n"
+          "non-zero fills, and demand faults for each page size the host offers. Prints\n"
+          "measured and predicted GB/sec (binary GB) per case and the median and largest\n"
+          "error.\n"
+          "\n"
+          "  --machine NAME|PATH|host  the machine file to predict with\n"
+          "  --quick                   a smaller sweep (a few cases per kind)\n"
+          "  --repeat N                native timed runs per case and batch (default 3)\n"
+          "  --ci PCT                  measure a case again while its 95% confidence\n"
+          "                            interval is wider than PCT% of its mean (default 5;\n",
+          out);
+    fprintf(out, "                            0: never), noisiest first, up to %d runs a case\n",
+            XC_RUNS_POOL);
+    fputs("  --remeasure SECONDS       time those extra batches may take (default 45; never\n"
+          "                            past 3.5 minutes from the start)\n"
+          "  --cpu N                   CPU to pin native runs to\n"
+          "  --threads N               model predictions at once, after every native run\n"
+          "                            (1..16; default: online CPUs)\n"
+          "  --clock measured|file     the core clock to predict each case at: the host's,\n"
+          "                            measured before and after its native run (default),\n"
+          "                            or the machine file's core.freq\n"
+          "  --output FILE.csv         write the table as CSV (atomically)\n"
+          "  --emit-data FILE.yaml     write the measurements as calibration data\n"
+          "  -q, --quiet               no progress on stderr\n",
+          out);
 }
 
 static void add_case(xc_case_t *cs, size_t *n, const char *id, const wl_spec_t *s)
