@@ -302,6 +302,14 @@ static void write_memset(const predmd_t *r, const md_machine_t *mm, FILE *out)
     fputs("\n", out);
 }
 
+/* The fault run a published figure sits next to, for caller c (0 page, 1 extent). */
+static const md_run_t *pub_fault_run(const predmd_t *r, const md_machine_t *mm,
+                                     const md_pub_fault_t *pf, size_t c)
+{
+    return find_fault(r, mm, page_index(pf->page),
+                      index_of(fault_preempts, N_FAULT_PREEMPTS, pf->preempt), c);
+}
+
 static void write_published(const predmd_t *r, const md_machine_t *mm, FILE *out)
 {
     fputs("### Published measurements (calibration data for this machine only)\n\n"
@@ -315,10 +323,8 @@ static void write_published(const predmd_t *r, const md_machine_t *mm, FILE *out
           out);
     for (size_t i = 0; i < N_PUB_FAULTS; i++) {
         const md_pub_fault_t *pf = &pub_faults[i];
-        size_t p = page_index(pf->page);
-        size_t q = index_of(fault_preempts, N_FAULT_PREEMPTS, pf->preempt);
         for (size_t c = 0; c < N_FAULT_CALLERS; c++) {
-            const md_run_t *u = find_fault(r, mm, p, q, c);
+            const md_run_t *u = pub_fault_run(r, mm, pf, c);
             double pub = c == 0 ? pf->page_gbps : pf->extent_gbps;
             if (!u)
                 continue;
@@ -348,9 +354,7 @@ static void write_published(const predmd_t *r, const md_machine_t *mm, FILE *out
           out);
     for (size_t i = 0; i < N_PUB_FAULTS; i++) {
         const md_pub_fault_t *pf = &pub_faults[i];
-        size_t p = page_index(pf->page);
-        size_t q = index_of(fault_preempts, N_FAULT_PREEMPTS, pf->preempt);
-        const md_run_t *pg = find_fault(r, mm, p, q, 0), *ex = find_fault(r, mm, p, q, 1);
+        const md_run_t *pg = pub_fault_run(r, mm, pf, 0), *ex = pub_fault_run(r, mm, pf, 1);
         if (!pg || !ex || !(pg->gbps > 0))
             continue;
         char g[32];
