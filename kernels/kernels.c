@@ -217,5 +217,13 @@ bool kern_native_supported(const kern_info_t *k, const host_info_t *h, char *why
                  k->name);
         return false;
     }
+#if defined(__x86_64__)
+    /* The native CLZERO loop steps by 64 bytes, as Linux's does (kernels/kmode.h). */
+    if (k->zero_only && kern_native_block_bytes() != 64) {
+        snprintf(why, whylen, "function '%s' steps by 64-byte lines; this host's line is %u bytes",
+                 k->name, kern_native_block_bytes());
+        return false;
+    }
+#endif
     return true;
 }

@@ -29,7 +29,14 @@
  *      K_INSNS(n)                    n other instructions  -> TRACE_INSNS (native: nothing)
  *      K_ZVA_BLOCK()                 bytes one line-zero instruction clears
  *                                    (trace: machine's line_zero.block, 64 if unset;
- *                                    native: CPUID line size / 4 << DCZID_EL0.BS)
+ *                                    native x86-64: the constant 64, as Linux's
+ *                                    CLZERO loop steps; native arm64: 4 << DCZID_EL0.BS,
+ *                                    read once when the program loads)
+ *  - Native kernels run their own instructions and nothing else: no CPUID,
+ *    system call, allocation or feature test inside a call. What a kernel
+ *    needs from the host is read once, outside any timed call (CPUID is a VM
+ *    exit in a guest, microseconds long). tests/cli/native_kernel_code.sh
+ *    disassembles the native kernels to hold this.
  *  - Native widths: x86-64 K_STORE 8 (movq), 32 (vmovdqa ymm), 64 (vmovdqa64
  *    zmm); K_STORE_NT 8 (movnti), 64 (vmovntdq zmm); K_REP_STOS elem 1 or 8.
  *    arm64 K_STORE 16 (stp), K_STORE_NT 16 (stnp). Every one is inline asm, so
@@ -118,7 +125,6 @@ static inline uint64_t k_trace_zva_block(const kern_ctx_t *k)
 #define K_INSNS(n)                 ((void)0)
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 
 #define K_NI static inline __attribute__((always_inline))
@@ -176,21 +182,14 @@ K_NI void k_nat_sfence(void)
     __asm__ volatile("sfence" : : : "memory");
 }
 
-/* The line CLZERO clears: CPUID.1:EBX[15:8] (CLFLUSH line size) x 8. */
-K_NI uint64_t k_nat_line_bytes(void)
-{
-    unsigned a, b, c, d;
-    if (__get_cpuid(1, &a, &b, &c, &d) && ((b >> 8) & 0xff))
-        return ((b >> 8) & 0xff) * 8u;
-    return K_LINE;
-}
-
 #define K_STORE(a, width, v)         k_nat_store##width((a), (v))
 #define K_STORE_NT(a, width, v)      k_nat_store_nt##width((a), (v))
 #define K_LINE_ZERO(a, block)        ((void)(block), k_nat_clzero(a))
 #define K_REP_STOS(a, n, fill, elem) k_nat_rep_stos##elem((a), (n), (fill))
 #define K_FENCE()                    k_nat_sfence()
-#define K_ZVA_BLOCK()                k_nat_line_bytes()
+/* CLZERO clears the line that holds RAX. Linux's CLZERO loop steps by a constant 64 bytes;
+ * kern_native_supported() refuses clzero on a host whose CPUID line size is not 64. */
+#define K_ZVA_BLOCK() ((uint64_t)K_LINE)
 
 #elif defined(__aarch64__)
 
@@ -239,20 +238,16 @@ K_NI void k_nat_dmb(void)
     __asm__ volatile("dmb ishst" : : : "memory");
 }
 
-/* DC ZVA block: 4 << DCZID_EL0.BS bytes (4-byte words, log2). */
-K_NI uint64_t k_nat_zva_block(void)
-{
-    uint64_t v;
-    __asm__ volatile("mrs %0, dczid_el0" : "=r"(v));
-    return UINT64_C(4) << (v & 0xf);
-}
+/* DC ZVA block: 4 << DCZID_EL0.BS bytes, read once when the program loads (kernels/native.c);
+ * 0 when DCZID_EL0.DZP prohibits DC ZVA, and then kern_native_supported() refuses dc_zva. */
+extern uint64_t kern_nat_zva_block_bytes;
 
 #define K_STORE(a, width, v)       k_nat_store##width((a), (v))
 #define K_STORE_NT(a, width, v)    k_nat_store_nt##width((a), (v))
 #define K_LINE_ZERO(a, block)      ((void)(block), k_nat_dc_zva(a))
 #define K_MOPS_SET(a, n, fill, nt) k_nat_mops_set((a), (n), (fill), (nt))
 #define K_FENCE()                  k_nat_dmb()
-#define K_ZVA_BLOCK()              k_nat_zva_block()
+#define K_ZVA_BLOCK()              kern_nat_zva_block_bytes
 
 #endif /* host ISA */
 

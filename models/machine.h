@@ -129,6 +129,7 @@ typedef struct cfg_machine {
     uint32_t family;                /* identity.family (x86 cpuid family; arm: implementer) */
     uint32_t model;                 /* identity.model  (x86 cpuid model; arm: part number) */
     char model_name[CFG_TEXT_MAX];  /* identity.model_name (for host matching and reports) */
+    bool guest;                     /* identity.guest: describes a virtual-machine guest */
     uint32_t features;              /* features: [erms, fsrm, clzero, ...] -> cfg_feature_t */
 
     /* core (core.*) */

@@ -518,7 +518,8 @@ int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, cfg_error_t
     bool is_path = strchr(arg, '/') != NULL || (n > 5 && strcmp(arg + n - 5, ".yaml") == 0) ||
                    (n > 4 && strcmp(arg + n - 4, ".yml") == 0);
     if (!is_path && strcmp(arg, "host") == 0) {
-        err_set(err, "--machine host: host detection is provided by sim/host.c");
+        err_set(err, "--machine host: 'host' is not a machine file name here; give a machine "
+                     "name or a path");
         return -1;
     }
     if (is_path) {

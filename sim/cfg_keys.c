@@ -91,6 +91,9 @@ static const cfg_key_t keys[] = {
         "x86 CPUID model (arm64: MIDR part number); host matching"),
     KEY("identity.model_name", CFG_T_STRING, model_name, REQ, 0, 0, FIX, NULL,
         "model name as the OS reports it; host matching and reports"),
+    KEY("identity.guest", CFG_T_BOOL, guest, DEF("false"), 0, 0, FIX, NULL,
+        "the file describes a virtual-machine guest, not bare metal; --machine host on a guest "
+        "prefers such files"),
     KEY("features", CFG_T_FEATURES, features, OPT, 0, 0, FIX, NULL,
         "CPU features the kernels may use: erms fsrm fzrm fsrs clzero avx2 avx512f rep_good "
         "sse2 mops dczva"),

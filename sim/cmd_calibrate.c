@@ -32,7 +32,7 @@
 
 void cmd_calibrate_usage(FILE *out)
 {
-    fputs("usage: clearsim calibrate --machine NAME|PATH --data FILE [--out FILE] [options]\n"
+    fputs("usage: clearsim calibrate --machine NAME|PATH|host --data FILE [--out FILE] [options]\n"
           "\n"
           "Fit the machine's fittable timing parameters (configs/README.md) to the measured\n"
           "cases of a calibration data file (data/calibration/*.yaml), by GSL nonlinear\n"
@@ -41,15 +41,16 @@ void cmd_calibrate_usage(FILE *out)
           "uncertainty; --out writes the calibrated machine file (comments kept, a header\n"
           "records the data and this command).\n"
           "\n"
-          "  --machine NAME|PATH   machine file to start from\n"
-          "  --data FILE           calibration data (cases, sources, keys to fit)\n"
-          "  --out FILE            write the calibrated machine file here (atomically)\n"
-          "  --check               predict and compare only; exit 1 when a case with a\n"
-          "                        tolerance is outside it\n"
-          "  --threads N           cases predicted at once (default: online CPUs)\n"
-          "  --max-iter N          trust-region iterations at most (default 12)\n"
-          "  -q, --quiet           no progress on stderr (without a terminal, progress is\n"
-          "                        one line per evaluation)\n",
+          "  --machine NAME|PATH|host  machine file to start from ('host': the bundled\n"
+          "                            file that matches this CPU)\n"
+          "  --data FILE               calibration data (cases, sources, keys to fit)\n"
+          "  --out FILE                write the calibrated machine file here (atomically)\n"
+          "  --check                   predict and compare only; exit 1 when a case with a\n"
+          "                            tolerance is outside it\n"
+          "  --threads N               cases predicted at once (default: online CPUs)\n"
+          "  --max-iter N              trust-region iterations at most (default 12)\n"
+          "  -q, --quiet               no progress on stderr (without a terminal, progress\n"
+          "                            is one line per evaluation)\n",
           out);
 }
 
@@ -159,17 +160,12 @@ int cmd_calibrate_main(int argc, char **argv)
         return 2;
     }
 
-    char path[1024];
+    static host_pick_t pick;
+    cfg_machine_t *m = cmd_machine_open("calibrate", machine, quiet, &pick);
+    if (!m)
+        return 1;
+    const char *path = pick.path;
     cfg_error_t ce = {{0}};
-    if (cfg_machine_resolve(machine, path, sizeof(path), &ce)) {
-        errorf("%s", ce.msg);
-        return 1;
-    }
-    cfg_machine_t *m = cfg_machine_load(path, &ce);
-    if (!m) {
-        errorf("%s", ce.msg);
-        return 1;
-    }
     char err[512];
     cal_data_t *d = cal_load(data, m, err, sizeof(err));
     if (!d) {

@@ -41,3 +41,21 @@ int cmd_finish_output(const char *command, outfile_t **of)
     }
     return CMD_EXIT_OK;
 }
+
+cfg_machine_t *cmd_machine_open(const char *command, const char *arg, bool quiet, host_pick_t *pick)
+{
+    host_pick_t local;
+    if (!pick)
+        pick = &local;
+    char err[1024];
+    cfg_machine_t *m = host_machine_open(arg, pick, err, sizeof err);
+    if (!m) {
+        cmd_errorf(command, "%s", err);
+        return NULL;
+    }
+    if (pick->how[0] && !quiet)
+        cmd_errorf(command, "note: --machine host: %s", pick->how);
+    if (pick->warning[0])
+        cmd_errorf(command, "warning: --machine host: %s", pick->warning);
+    return m;
+}

@@ -1,6 +1,7 @@
 /*
- * cmd_common.h - what every subcommand's entry point shares: the exit codes
- * the one-line error printer and the end of the output.
+ * cmd_common.h - what every subcommand's entry point shares: the exit codes,
+ * the one-line error printer, the end of the output and the --machine
+ * resolver with its note and warning.
  *
  * Notes
  *  - Only the command layer (sim/main.c, sim/cmd_*.c) prints; library code
@@ -12,6 +13,9 @@
 #ifndef CLEARSIM_CMD_COMMON_H
 #define CLEARSIM_CMD_COMMON_H
 
+#include <stdbool.h>
+
+#include "sim/host.h"
 #include "sim/outfile.h"
 
 enum { CMD_EXIT_OK = 0, CMD_EXIT_RUNTIME = 1, CMD_EXIT_USAGE = 2 };
@@ -23,5 +27,12 @@ void cmd_errorf(const char *command, const char *fmt, ...) __attribute__((format
  * flush stdout. A failure is printed ("--output <reason>", or "cannot write
  * to standard output") and gives CMD_EXIT_RUNTIME; else CMD_EXIT_OK. */
 int cmd_finish_output(const char *command, outfile_t **of);
+
+/* --machine NAME|PATH|host for a command (host_machine_open). For host, a
+ * note on stderr says which file was chosen and how it matched (not when
+ * quiet), and a warning says when that file describes another system
+ * (always). A failure is printed; then NULL. pick may be NULL. */
+cfg_machine_t *cmd_machine_open(const char *command, const char *arg, bool quiet,
+                                host_pick_t *pick);
 
 #endif

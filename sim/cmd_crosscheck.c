@@ -557,22 +557,12 @@ int cmd_crosscheck_main(int argc, char **argv)
         errorf("--machine is required; see 'clearsim machines'");
         return 2;
     }
-    char path[1024], err[512];
-    cfg_error_t ce = {{0}};
-    if (strcmp(machine, "host") == 0) {
-        if (host_match_machine(path, sizeof(path), err, sizeof(err))) {
-            errorf("%s", err);
-            return 1;
-        }
-    } else if (cfg_machine_resolve(machine, path, sizeof(path), &ce)) {
-        errorf("%s", ce.msg);
+    char err[512];
+    static host_pick_t pick;
+    cfg_machine_t *m = cmd_machine_open("crosscheck", machine, quiet, &pick);
+    if (!m)
         return 1;
-    }
-    cfg_machine_t *m = cfg_machine_load(path, &ce);
-    if (!m) {
-        errorf("%s", ce.msg);
-        return 1;
-    }
+    const char *path = pick.path;
     static host_info_t h;
     if (host_detect(&h, err, sizeof(err))) {
         errorf("%s", err);

@@ -538,6 +538,9 @@ int cmd_sweep_main(int argc, char **argv)
         errorf("%s", err);
         goto out;
     }
+    for (size_t i = 0; i < sweep_n_machines(sw); i++)
+        if (sweep_machine_warning(sw, i))
+            errorf("warning: --machine host: %s", sweep_machine_warning(sw, i));
 
     uint64_t n_points = sweep_n_points(sw);
     h.sw = sw;

@@ -226,29 +226,6 @@ static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t e
     return CLI_OK;
 }
 
-static cfg_machine_t *load_machine(const char *arg, char *err, size_t errlen)
-{
-    char path[CLI_MACHINE_ARG_MAX];
-    if (strcmp(arg, "host") == 0) {
-        char why[512];
-        if (host_match_machine(path, sizeof path, why, sizeof why) != 0) {
-            snprintf(err, errlen, "--machine host: %s", why);
-            return NULL;
-        }
-    } else {
-        cfg_error_t cerr = {{0}};
-        if (cfg_machine_resolve(arg, path, sizeof path, &cerr) != 0) {
-            snprintf(err, errlen, "%s", cerr.msg);
-            return NULL;
-        }
-    }
-    cfg_error_t cerr = {{0}};
-    cfg_machine_t *m = cfg_machine_load(path, &cerr);
-    if (!m)
-        snprintf(err, errlen, "%s", cerr.msg);
-    return m;
-}
-
 int cmd_tune_main(int argc, char **argv)
 {
     char err[ERR_LEN] = "";
@@ -284,11 +261,9 @@ int cmd_tune_main(int argc, char **argv)
         rc = a.sizes ? EXIT_USAGE : EXIT_RUNTIME;
         goto out;
     }
-    m = load_machine(a.machine, err, sizeof err);
-    if (!m) {
-        errorf("%s", err);
+    m = cmd_machine_open("tune", a.machine, a.quiet, NULL);
+    if (!m)
         goto out;
-    }
     if (a.output) {
         of = outfile_open(a.output, err, sizeof err);
         if (!of) {

@@ -59,6 +59,45 @@ static int finish_output(void)
 /* ------------------------------------------------------------------------ */
 /* help                                                                      */
 
+static void usage_main(FILE *out);
+
+typedef struct command {
+    const char *name;
+    const char *summary; /* one line for 'clearsim --help' */
+    int (*run)(int argc, char **argv);
+    void (*usage)(FILE *out);
+} command_t;
+
+static int cmd_run(int argc, char **argv);
+static int cmd_machines(int argc, char **argv);
+static int cmd_functions(int argc, char **argv);
+static void usage_run(FILE *out);
+static void usage_machines(FILE *out);
+static void usage_functions(FILE *out);
+
+/* Every command, in the order 'clearsim --help' lists them. */
+static const command_t commands[] = {
+    {"run", "predict one run of 'perf bench mem memset' or 'perf bench mem mmap'", cmd_run,
+     usage_run},
+    {"machines", "list the bundled machine files", cmd_machines, usage_machines},
+    {"functions", "list the clearing kernels (functions)", cmd_functions, usage_functions},
+    {"native", "run the same workload natively on this host (measured)", cmd_native,
+     cmd_native_usage},
+    {"detect", "print a machine file (YAML) for this host", cmd_detect, cmd_detect_usage},
+    {"sweep", "run 'run' over ranges of options, in parallel, shardable", cmd_sweep_main,
+     cmd_sweep_usage},
+    {"tune", "recommend non-temporal thresholds and an extent cap", cmd_tune_main, cmd_tune_usage},
+    {"plot", "draw a csv of sweep, tune or a crosscheck with gnuplot", cmd_plot_main,
+     cmd_plot_usage},
+    {"calibrate", "fit a machine file's timing parameters to measured cases", cmd_calibrate_main,
+     cmd_calibrate_usage},
+    {"crosscheck", "measure the default sweep natively and compare it with the model",
+     cmd_crosscheck_main, cmd_crosscheck_usage},
+    {"report", "generate docs/PREDICTIONS.md (predictions for every machine)", cmd_report_main,
+     cmd_report_usage},
+    {NULL, NULL, NULL, NULL},
+};
+
 static void usage_main(FILE *out)
 {
     fputs("usage: clearsim <command> [options]\n"
@@ -67,17 +106,11 @@ static void usage_main(FILE *out)
           "MOVNTI, CLZERO, arm64 DC ZVA/STP/STNP/MOPS, memset) by running the real clearing\n"
           "kernels through a trace-driven model of a machine described in a YAML file.\n"
           "\n"
-          "Commands:\n"
-          "  run          predict one run of 'perf bench mem memset' or 'perf bench mem mmap'\n"
-          "  machines     list the bundled machine files\n"
-          "  functions    list the clearing kernels (functions)\n"
-          "  native       run the same workload natively on this host (measured)\n"
-          "  detect       print a machine file (YAML) for this host\n"
-          "  sweep        run 'run' over ranges of options, in parallel, shardable\n"
-          "  tune         recommend non-temporal thresholds and an extent cap\n"
-          "  plot         draw a csv of sweep, tune or a crosscheck with gnuplot\n"
-          "  report       generate docs/PREDICTIONS.md (predictions for every machine)\n"
-          "  help [CMD]   show the help of a command\n"
+          "Commands:\n",
+          out);
+    for (const command_t *c = commands; c->name; c++)
+        fprintf(out, "  %-12s %s\n", c->name, c->summary);
+    fputs("  help [CMD]   show the help of a command\n"
           "\n"
           "Options:\n"
           "  -h, --help      show this help\n"
@@ -171,24 +204,6 @@ static void usage_functions(FILE *out)
 /* ------------------------------------------------------------------------ */
 /* subcommands                                                               */
 
-static int resolve_machine(const char *arg, char *path, size_t len)
-{
-    if (strcmp(arg, "host") == 0) {
-        char err[ERR_LEN];
-        if (host_match_machine(path, len, err, sizeof err) != 0) {
-            errorf("run: --machine host: %s", err);
-            return -1;
-        }
-        return 0;
-    }
-    cfg_error_t cerr = {{0}};
-    if (cfg_machine_resolve(arg, path, len, &cerr) != 0) {
-        errorf("run: %s", cerr.msg);
-        return -1;
-    }
-    return 0;
-}
-
 static int cmd_run(int argc, char **argv)
 {
     char err[ERR_LEN] = "";
@@ -215,15 +230,9 @@ static int cmd_run(int argc, char **argv)
         goto out;
     }
 
-    char path[CLI_MACHINE_ARG_MAX];
-    if (resolve_machine(r->machine, path, sizeof path) != 0)
+    m = cmd_machine_open("run", r->machine, r->quiet, NULL);
+    if (!m)
         goto out;
-    cfg_error_t cerr = {{0}};
-    m = cfg_machine_load(path, &cerr);
-    if (!m) {
-        errorf("%s", cerr.msg);
-        goto out;
-    }
     cli_apply_defaults(r, m);
     if (wl_validate(&r->spec, m, err, sizeof err) != 0) {
         errorf("run: %s", err);
@@ -334,27 +343,6 @@ static int cmd_machines(int argc, char **argv)
     int out = finish_output();
     return rc != EXIT_OK ? rc : out;
 }
-
-typedef struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    void (*usage)(FILE *out);
-} command_t;
-
-static const command_t commands[] = {
-    {"run", cmd_run, usage_run},
-    {"machines", cmd_machines, usage_machines},
-    {"functions", cmd_functions, usage_functions},
-    {"native", cmd_native, cmd_native_usage},
-    {"detect", cmd_detect, cmd_detect_usage},
-    {"sweep", cmd_sweep_main, cmd_sweep_usage},
-    {"tune", cmd_tune_main, cmd_tune_usage},
-    {"plot", cmd_plot_main, cmd_plot_usage},
-    {"calibrate", cmd_calibrate_main, cmd_calibrate_usage},
-    {"crosscheck", cmd_crosscheck_main, cmd_crosscheck_usage},
-    {"report", cmd_report_main, cmd_report_usage},
-    {NULL, NULL, NULL},
-};
 
 static const command_t *find_command(const char *name)
 {

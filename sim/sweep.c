@@ -281,6 +281,7 @@ typedef struct machine_slot {
     char *arg; /* as given: name, path or host */
     cfg_machine_t *m;
     char err[512];
+    char warning[sizeof(((host_pick_t *)0)->warning)]; /* host: the file is of another system */
 } machine_slot_t;
 
 struct sweep {
@@ -387,27 +388,20 @@ const char *sweep_value(const sweep_t *s, uint64_t p, size_t axis)
 
 static int load_machine(machine_slot_t *slot)
 {
-    char path[CLI_MACHINE_ARG_MAX];
-    if (strcmp(slot->arg, "host") == 0) {
-        char why[400];
-        if (host_match_machine(path, sizeof path, why, sizeof why) != 0) {
-            snprintf(slot->err, sizeof slot->err, "--machine host: %s", why);
-            return -1;
-        }
-    } else {
-        cfg_error_t cerr = {{0}};
-        if (cfg_machine_resolve(slot->arg, path, sizeof path, &cerr) != 0) {
-            snprintf(slot->err, sizeof slot->err, "%s", cerr.msg);
-            return -1;
-        }
-    }
-    cfg_error_t cerr = {{0}};
-    slot->m = cfg_machine_load(path, &cerr);
-    if (!slot->m) {
-        snprintf(slot->err, sizeof slot->err, "%s", cerr.msg);
-        return -1;
-    }
-    return 0;
+    host_pick_t pick;
+    slot->m = host_machine_open(slot->arg, &pick, slot->err, sizeof slot->err);
+    snprintf(slot->warning, sizeof slot->warning, "%s", pick.warning);
+    return slot->m ? 0 : -1;
+}
+
+const char *sweep_machine_warning(const sweep_t *s, size_t i)
+{
+    return i < s->n_machines && s->machines[i].warning[0] ? s->machines[i].warning : NULL;
+}
+
+size_t sweep_n_machines(const sweep_t *s)
+{
+    return s->n_machines;
 }
 
 static machine_slot_t *find_machine(const sweep_t *s, const char *arg)

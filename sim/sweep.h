@@ -90,6 +90,10 @@ const char *sweep_value(const sweep_t *s, uint64_t p, size_t axis);
  * is an error; a machine=... value that does not load only makes its points
  * error records. Returns 0, or -1 with a reason. */
 int sweep_prepare(sweep_t *s, char *err, size_t errlen);
+/* The machines loaded (after sweep_prepare), and the warning of machine i
+ * when --machine host chose a file of another system (host_pick_t), or NULL. */
+size_t sweep_n_machines(const sweep_t *s);
+const char *sweep_machine_warning(const sweep_t *s, size_t i);
 /* The csv header line, without its line end (after sweep_prepare). */
 const char *sweep_csv_header(const sweep_t *s);
 

@@ -85,11 +85,49 @@ static void test_host_yaml(void **state)
     free(yaml);
 }
 
+/* --machine host's warning (host_pick_judge): a guest against a bare-metal file, and a clock
+ * HOST_PICK_CLOCK_TOLERANCE (10%) away from the file's core.freq: 2.20 GHz on a 2.00 GHz file
+ * is at the tolerance (no warning), 2.21 GHz past it. */
+static void test_pick_judge(void **state)
+{
+    (void)state;
+    host_info_t h;
+    memset(&h, 0, sizeof h);
+    char w[1024];
+    /* bare metal, bare-metal file, same clock, or a clock that is not measured */
+    assert_false(host_pick_judge(&h, "m", false, 2.0, 2.0, w, sizeof w));
+    assert_string_equal(w, "");
+    assert_false(host_pick_judge(&h, "m", false, 2.0, 0, w, sizeof w));
+    /* at the tolerance, and one step past it, both ways */
+    assert_false(host_pick_judge(&h, "m", false, 2.0, 2.2, w, sizeof w));
+    assert_false(host_pick_judge(&h, "m", false, 2.0, 1.8, w, sizeof w));
+    assert_true(host_pick_judge(&h, "m", false, 2.0, 2.21, w, sizeof w));
+    assert_non_null(strstr(w, "the core runs at 2.21 GHz here, the file's core.freq is 2.00 GHz"));
+    assert_non_null(strstr(w, "'clearsim detect'"));
+    assert_null(strstr(w, "guest"));
+    assert_true(host_pick_judge(&h, "m", false, 2.0, 1.79, w, sizeof w));
+    /* a guest on a bare-metal file, and bare metal on a guest's file */
+    h.hypervisor = true;
+    snprintf(h.hypervisor_vendor, sizeof h.hypervisor_vendor, "KVMKVMKVM");
+    assert_true(host_pick_judge(&h, "zen", false, 2.0, 2.0, w, sizeof w));
+    assert_non_null(strstr(w, "zen describes another system (this host is a guest of hypervisor "
+                              "'KVMKVMKVM', the file describes bare metal)"));
+    assert_false(host_pick_judge(&h, "zen", true, 2.0, 2.0, w, sizeof w));
+    h.hypervisor = false;
+    assert_true(host_pick_judge(&h, "zen", true, 2.0, 2.0, w, sizeof w));
+    assert_non_null(strstr(w, "this host is bare metal, the file describes a guest"));
+    /* both at once: one warning naming both */
+    h.hypervisor = true;
+    assert_true(host_pick_judge(&h, "zen", false, 2.42, 3.1, w, sizeof w));
+    assert_non_null(strstr(w, "bare metal; the core runs at 3.10 GHz here"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fit_cache),
         cmocka_unit_test(test_host_yaml),
+        cmocka_unit_test(test_pick_judge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,7 +27,11 @@ cs machines
     fi
     fail "crosscheck exited non-zero"
 }
-[[ ! -s "$ERR" ]] || fail "crosscheck -q wrote on stderr"
+# -q: nothing on stderr but the one warning that --machine host chose a file of another system
+# (a guest, or another clock), which is printed whatever -q says.
+grep -v '^clearsim: crosscheck: warning: --machine host: ' "$ERR" >"$TMPD/err.rest" || true
+[[ ! -s "$TMPD/err.rest" ]] || fail "crosscheck -q wrote on stderr: $(head -c 300 "$TMPD/err.rest")"
+[[ $(wc -l <"$ERR") -le 1 ]] || fail "crosscheck -q warned more than once"
 MACHINE=$(sed -n "s/^# crosscheck: host '.*' natively vs model '\([^']*\)'.*/\1/p" "$OUT")
 [[ -n "$MACHINE" ]] || fail "no header line naming the model"
 
@@ -56,6 +60,10 @@ assert len(own) == len(ghz) and all(abs(a - b) <= 0.0051 for a, b in zip(sorted(
 PY
 fi
 
+# The table, the summary and the CSV print the same figures at their own precision: the CSV
+# keeps whole bytes/s and the error to 0.001 points, the table GiB/s to 0.001 and the error to
+# 0.1 points, the summary to 0.1 points. Each printed figure is checked against the CSV's, at the
+# printed precision; the CSV's error is checked against its own two rates.
 python3 - "$OUT" "$TMPD/x.csv" <<'PY' || fail "table, summary and csv disagree"
 import csv, re, statistics, sys
 rows = {}
@@ -66,7 +74,6 @@ for line in open(sys.argv[1]):
     if m:
         meas, pred, err, runs = float(m.group(2)), float(m.group(4)), float(m.group(5)), int(m.group(7))
         assert meas > 0 and pred > 0 and 0.1 <= float(m.group(6)) <= 10, line
-        assert abs(100 * (pred - meas) / meas - err) < 0.15, line
         assert runs >= 2 and runs % 2 == 0 and runs <= 24, line
         rows[m.group(1)] = (meas, pred, err, runs)
     b = re.match(r"^# measured again: (\d+) cases whose 95% interval was wider than 1% of the mean, "
@@ -78,22 +85,28 @@ for line in open(sys.argv[1]):
         summary = (int(s.group(1)), float(s.group(2)), float(s.group(3)))
 assert summary, "no summary line"
 assert summary[0] == len(rows) >= 6, (summary, len(rows))
-errs = sorted(abs(r[2]) for r in rows.values())
 assert again, "no 'measured again' line"
 extra = [r[3] // 2 - 1 for r in rows.values() if r[3] > 2]
 assert again == (len(extra), sum(extra)) and again[1] >= 1, (again, extra)
-assert abs(statistics.median(errs) - summary[1]) < 0.15, (errs, summary)
-assert abs(max(errs) - summary[2]) < 0.15, (errs, summary)
 kinds = {k.split("-")[0] for k in rows}
 assert "repeat" in kinds and "fault" in kinds and len(kinds) >= 4, kinds
 with open(sys.argv[2]) as f:
     r = list(csv.DictReader(f))
 assert len(r) == len(rows), (len(r), len(rows))
+half = lambda digits: 0.5 * 10 ** -digits + 1e-9  # what rounding to `digits` may move
+errs = []
 for row in r:
-    meas, pred, _, runs = rows[row["case"]]
+    meas, pred, err, runs = rows[row["case"]]
     assert int(row["runs"]) == runs, row
-    assert abs(float(row["measured_bytes_per_sec"]) / 2**30 - meas) <= 0.0006 * meas + 0.001, row
-    assert abs(float(row["predicted_bytes_per_sec"]) / 2**30 - pred) <= 0.0006 * pred + 0.001, row
+    m_bps, p_bps = float(row["measured_bytes_per_sec"]), float(row["predicted_bytes_per_sec"])
+    e = float(row["error_pct"])
+    assert abs(100 * (p_bps - m_bps) / m_bps - e) <= half(3) + 1e-6 * abs(e), row
+    assert abs(m_bps / 2**30 - meas) <= half(3), (row, meas)
+    assert abs(p_bps / 2**30 - pred) <= half(3), (row, pred)
+    assert abs(e - err) <= half(1) + half(3), (row, err)
+    errs.append(abs(e))
+assert abs(statistics.median(errs) - summary[1]) <= half(1) + half(3), (errs, summary)
+assert abs(max(errs) - summary[2]) <= half(1) + half(3), (errs, summary)
 PY
 
 cs crosscheck --machine host --clock turbo
