@@ -115,25 +115,22 @@ void caller_chunked(uint64_t addr, uint64_t size, uint64_t chunk, const caller_c
     }
 }
 
-static const char *const preempt_names[] = {
-    [CALLER_PREEMPT_NONE] = "none",
-    [CALLER_PREEMPT_VOLUNTARY] = "voluntary",
-    [CALLER_PREEMPT_FULL] = "full",
-    [CALLER_PREEMPT_LAZY] = "lazy",
-};
+const name_value_t caller_preempt_names[] = {{"none", CALLER_PREEMPT_NONE},
+                                             {"voluntary", CALLER_PREEMPT_VOLUNTARY},
+                                             {"full", CALLER_PREEMPT_FULL},
+                                             {"lazy", CALLER_PREEMPT_LAZY},
+                                             {NULL, 0}};
 
 const char *caller_preempt_name(caller_preempt_t p)
 {
-    return (unsigned)p < sizeof preempt_names / sizeof preempt_names[0] ? preempt_names[p] : "?";
+    return name_of(caller_preempt_names, (int)p);
 }
 
 int caller_preempt_parse(const char *s, caller_preempt_t *out)
 {
-    for (unsigned i = 0; s && i < sizeof preempt_names / sizeof preempt_names[0]; i++) {
-        if (strcmp(s, preempt_names[i]) == 0) {
-            *out = (caller_preempt_t)i;
-            return 0;
-        }
-    }
-    return -1;
+    int v;
+    if (name_parse(caller_preempt_names, s, &v) != 0)
+        return -1;
+    *out = (caller_preempt_t)v;
+    return 0;
 }

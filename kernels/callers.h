@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include "models/base/names.h"
+
 #define CALLER_SUBPAGE_BYTES            4096u
 #define CALLER_DEFAULT_EXTENT_CAP_BYTES (8ull << 20)
 
@@ -49,6 +51,8 @@ void caller_extent(uint64_t folio_addr, uint64_t folio_bytes, caller_preempt_t p
 /* size bytes at addr, chunk bytes per call (the last call may be shorter). */
 void caller_chunked(uint64_t addr, uint64_t size, uint64_t chunk, const caller_cb_t *cb);
 
+/* The names users type for the preemption models (models/base/names.h). */
+extern const name_value_t caller_preempt_names[];
 const char *caller_preempt_name(caller_preempt_t p);
 int caller_preempt_parse(const char *s, caller_preempt_t *out);
 

@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "kernels/kern_fns.h"
-#include "sim/host.h"
 
 #if defined(__x86_64__)
 #define NATIVE_X86(name) kern_native_##name
@@ -51,16 +50,16 @@ static const kern_info_t kern_tab[] = {
     X86(unrolled, "8 x movq per 64-byte line (clear_page_orig)", 0, 64),
     X86(movnti, "8 x movnti per 64-byte line, then sfence", 0, 64),
     {"clzero", "clzero per 64-byte line, then sfence (AMD; zero only)", KERN_ISA_X86_64,
-     CFG_FEAT_CLZERO, 64, kern_trace_clzero, NATIVE_X86(clzero), true},
-    X86(avx2, "2 x vmovdqa (32 B) per 64-byte line", CFG_FEAT_AVX2, 64),
-    X86(avx512, "1 x vmovdqa64 (64 B) per 64-byte line", CFG_FEAT_AVX512, 64),
-    X86(avx512_nt, "1 x vmovntdq (64 B) per 64-byte line, then sfence", CFG_FEAT_AVX512, 64),
+     MACHINE_FEAT_CLZERO, 64, kern_trace_clzero, NATIVE_X86(clzero), true},
+    X86(avx2, "2 x vmovdqa (32 B) per 64-byte line", MACHINE_FEAT_AVX2, 64),
+    X86(avx512, "1 x vmovdqa64 (64 B) per 64-byte line", MACHINE_FEAT_AVX512, 64),
+    X86(avx512_nt, "1 x vmovntdq (64 B) per 64-byte line, then sfence", MACHINE_FEAT_AVX512, 64),
     ARM64(stp, "4 x stp (16 B) per 64 bytes", 0, 64),
     ARM64(stnp, "4 x stnp (16 B) per 64 bytes (clear_page without DC ZVA)", 0, 64),
-    {"dc_zva", "dc zva per block (clear_page; zero only)", KERN_ISA_ARM64, CFG_FEAT_DCZVA, 64,
+    {"dc_zva", "dc zva per block (clear_page; zero only)", KERN_ISA_ARM64, MACHINE_FEAT_DCZVA, 64,
      kern_trace_dc_zva, NATIVE_ARM64(dc_zva), true},
-    ARM64(mops, "setp/setm/sete over the whole length (FEAT_MOPS)", CFG_FEAT_MOPS, 1),
-    ARM64(mops_nt, "setpn/setmn/seten, non-temporal (FEAT_MOPS)", CFG_FEAT_MOPS, 1),
+    ARM64(mops, "setp/setm/sete over the whole length (FEAT_MOPS)", MACHINE_FEAT_MOPS, 1),
+    ARM64(mops_nt, "setpn/setmn/seten, non-temporal (FEAT_MOPS)", MACHINE_FEAT_MOPS, 1),
     {"memset", "the C library's memset (size-based dispatch)", KERN_ISA_ANY, 0, 1,
      kern_trace_memset, kern_native_memset, false},
     {NULL, NULL, KERN_ISA_ANY, 0, 0, NULL, NULL, false},
@@ -98,10 +97,12 @@ static const struct {
     uint32_t bit;
     const char *name;
 } feature_names[] = {
-    {CFG_FEAT_ERMS, "erms"},      {CFG_FEAT_FSRM, "fsrm"},         {CFG_FEAT_FZRM, "fzrm"},
-    {CFG_FEAT_FSRS, "fsrs"},      {CFG_FEAT_CLZERO, "clzero"},     {CFG_FEAT_AVX2, "avx2"},
-    {CFG_FEAT_AVX512, "avx512f"}, {CFG_FEAT_REP_GOOD, "rep_good"}, {CFG_FEAT_SSE2, "sse2"},
-    {CFG_FEAT_MOPS, "mops"},      {CFG_FEAT_DCZVA, "dczva"},
+    {MACHINE_FEAT_ERMS, "erms"},      {MACHINE_FEAT_FSRM, "fsrm"},
+    {MACHINE_FEAT_FZRM, "fzrm"},      {MACHINE_FEAT_FSRS, "fsrs"},
+    {MACHINE_FEAT_CLZERO, "clzero"},  {MACHINE_FEAT_AVX2, "avx2"},
+    {MACHINE_FEAT_AVX512, "avx512f"}, {MACHINE_FEAT_REP_GOOD, "rep_good"},
+    {MACHINE_FEAT_SSE2, "sse2"},      {MACHINE_FEAT_MOPS, "mops"},
+    {MACHINE_FEAT_DCZVA, "dczva"},
 };
 
 const char *kern_feature_name(uint32_t bit)
@@ -124,9 +125,9 @@ size_t kern_needs_names(const kern_info_t *k, const char **names, size_t max)
     return n;
 }
 
-static cfg_isa_t to_cfg_isa(kern_isa_t isa)
+static machine_isa_t to_cfg_isa(kern_isa_t isa)
 {
-    return isa == KERN_ISA_ARM64 ? CFG_ISA_ARM64 : CFG_ISA_X86_64;
+    return isa == KERN_ISA_ARM64 ? MACHINE_ISA_ARM64 : MACHINE_ISA_X86_64;
 }
 
 /* First needed feature missing from `have`, or 0. */
@@ -136,7 +137,7 @@ static uint32_t first_missing(uint32_t needs, uint32_t have)
     return missing ? missing & -missing : 0;
 }
 
-int kern_check_machine(const kern_info_t *k, const cfg_machine_t *m, char *err, size_t errlen)
+int kern_check_machine(const kern_info_t *k, const machine_t *m, char *err, size_t errlen)
 {
     uint32_t miss = first_missing(k->needs, m->features);
     if (miss) {
@@ -147,14 +148,13 @@ int kern_check_machine(const kern_info_t *k, const cfg_machine_t *m, char *err, 
     }
     if (k->isa != KERN_ISA_ANY && to_cfg_isa(k->isa) != m->isa) {
         snprintf(err, errlen, "function '%s' is an %s kernel, but machine '%s' is %s", k->name,
-                 kern_isa_name(k->isa), m->name, cfg_isa_name(m->isa));
+                 kern_isa_name(k->isa), m->name, machine_isa_name(m->isa));
         return -1;
     }
     return 0;
 }
 
-int kern_check_len(const kern_info_t *k, const cfg_machine_t *m, uint64_t len, char *err,
-                   size_t errlen)
+int kern_check_len(const kern_info_t *k, const machine_t *m, uint64_t len, char *err, size_t errlen)
 {
     if (k->granule_bytes > 1 && len % k->granule_bytes) {
         snprintf(err, errlen,
@@ -198,18 +198,19 @@ int kern_check_fill(const kern_info_t *k, uint32_t fill, char *err, size_t errle
     return 0;
 }
 
-bool kern_native_supported(const kern_info_t *k, const host_info_t *h, char *why, size_t whylen)
+bool kern_native_supported(const kern_info_t *k, machine_isa_t isa, uint32_t features,
+                           const char *host_name, char *why, size_t whylen)
 {
     if (!k->native) {
         snprintf(why, whylen, "function '%s' is an %s kernel; this host is %s", k->name,
-                 kern_isa_name(k->isa), cfg_isa_name(h->isa));
+                 kern_isa_name(k->isa), machine_isa_name(isa));
         return false;
     }
-    uint32_t miss = first_missing(k->needs, h->features);
+    uint32_t miss = first_missing(k->needs, features);
     if (miss) {
         const char *f = kern_feature_name(miss);
         snprintf(why, whylen, "function '%s' needs CPU feature %s, which this host (%s) lacks",
-                 k->name, f ? f : "?", h->model_name[0] ? h->model_name : h->vendor);
+                 k->name, f ? f : "?", host_name);
         return false;
     }
     if (k->zero_only && kern_native_block_bytes() == 0) {

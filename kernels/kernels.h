@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/machine.h"
-#include "sim/trace.h"
+#include "models/base/machine.h"
+#include "models/base/trace.h"
 
 typedef enum kern_isa { KERN_ISA_X86_64 = 0, KERN_ISA_ARM64 = 1, KERN_ISA_ANY = 2 } kern_isa_t;
 
@@ -28,7 +28,7 @@ typedef enum kern_isa { KERN_ISA_X86_64 = 0, KERN_ISA_ARM64 = 1, KERN_ISA_ANY = 
  * dispatch thresholds, DC ZVA block size). */
 typedef struct kern_ctx {
     trace_t *trace;
-    const cfg_machine_t *machine;
+    const machine_t *machine;
 } kern_ctx_t;
 
 typedef void (*kern_trace_fn)(kern_ctx_t *k, uint64_t addr, uint64_t len, uint8_t fill);
@@ -38,7 +38,7 @@ typedef struct kern_info {
     const char *name;
     const char *description;
     kern_isa_t isa;
-    uint32_t needs;         /* cfg_feature_t bits the CPU must have */
+    uint32_t needs;         /* machine_feature_t bits the CPU must have */
     uint32_t granule_bytes; /* len must be a multiple of this */
     kern_trace_fn trace;
     kern_native_fn native; /* NULL when not built for this host's ISA */
@@ -53,22 +53,23 @@ const char *kern_isa_name(kern_isa_t isa);
 size_t kern_needs_names(const kern_info_t *k, const char **names, size_t max);
 
 /* Can this kernel run (trace mode) on machine m? Returns 0 or -1 with a reason. */
-int kern_check_machine(const kern_info_t *k, const cfg_machine_t *m, char *err, size_t errlen);
+int kern_check_machine(const kern_info_t *k, const machine_t *m, char *err, size_t errlen);
 /* Is len acceptable for this kernel on machine m (m may be NULL for native)? */
-int kern_check_len(const kern_info_t *k, const cfg_machine_t *m, uint64_t len, char *err,
+int kern_check_len(const kern_info_t *k, const machine_t *m, uint64_t len, char *err,
                    size_t errlen);
 /* Can this kernel write byte value fill (zero-only kernels cannot write
  * non-zero)? Returns 0 or -1 with a reason. */
 int kern_check_fill(const kern_info_t *k, uint32_t fill, char *err, size_t errlen);
 
-/* YAML name of one cfg_feature_t bit ("erms", "avx512f", ...), or NULL. */
+/* YAML name of one machine_feature_t bit ("erms", "avx512f", ...), or NULL. */
 const char *kern_feature_name(uint32_t bit);
 
-/* Does this kernel run natively on host h (its ISA built here, the host has
- * every needed feature)? Returns true, or false with the reason in why. */
-struct host_info;
-bool kern_native_supported(const kern_info_t *k, const struct host_info *h, char *why,
-                           size_t whylen);
+/* Does this kernel run natively on a host of instruction set isa with the
+ * machine_feature_t bits `features` (its ISA built here, every needed
+ * feature present)? host_name names the host in the reason. Returns true, or
+ * false with the reason in why. */
+bool kern_native_supported(const kern_info_t *k, machine_isa_t isa, uint32_t features,
+                           const char *host_name, char *why, size_t whylen);
 /* Bytes one native line-zero instruction clears on this host: the cache line
  * for CLZERO on x86-64, 4 << DCZID_EL0.BS on arm64 (0 when DC ZVA is
  * prohibited). */

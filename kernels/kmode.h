@@ -55,7 +55,7 @@
 
 #include "kernels/kern_fns.h"
 #include "kernels/kernels.h"
-#include "sim/trace.h"
+#include "models/base/trace.h"
 
 #if defined(KMODE_NATIVE) == defined(KMODE_TRACE)
 #error "define exactly one of KMODE_NATIVE and KMODE_TRACE before including kernels/kmode.h"

@@ -70,16 +70,16 @@
 
 #include "models/cache.h"
 #include "models/cache_impl.h"
-#include "sim/errbuf.h"
+#include "models/base/errbuf.h"
 
 static const repl_ops_t *const repl_table[] = {
-    [CFG_REPL_LRU] = &repl_lru,
-    [CFG_REPL_PLRU] = &repl_plru,
-    [CFG_REPL_RANDOM] = &repl_random,
+    [MACHINE_REPL_LRU] = &repl_lru,
+    [MACHINE_REPL_PLRU] = &repl_plru,
+    [MACHINE_REPL_RANDOM] = &repl_random,
 };
 #define REPL_TABLE_LEN (sizeof repl_table / sizeof repl_table[0])
 
-const repl_ops_t *repl_find(cfg_repl_t which)
+const repl_ops_t *repl_find(machine_repl_t which)
 {
     if ((unsigned)which >= REPL_TABLE_LEN)
         return NULL;
@@ -96,7 +96,7 @@ const repl_ops_t *repl_find_name(const char *name)
     return NULL;
 }
 
-cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t errlen)
+cache_t *cache_create(const machine_cache_t *geom, uint64_t seed, char *err, size_t errlen)
 {
     if (err != NULL && errlen > 0)
         err[0] = '\0';

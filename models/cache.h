@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/machine.h"
+#include "models/base/machine.h"
 
 typedef struct cache cache_t;
 typedef struct repl_ops repl_ops_t;
@@ -48,8 +48,8 @@ typedef struct cache_victim {
     cache_meta_t meta;
 } cache_victim_t;
 
-/* size, ways, line from the config's cfg_cache_t; seed for random replacement. */
-cache_t *cache_create(const cfg_cache_t *geom, uint64_t seed, char *err, size_t errlen);
+/* size, ways, line from the config's machine_cache_t; seed for random replacement. */
+cache_t *cache_create(const machine_cache_t *geom, uint64_t seed, char *err, size_t errlen);
 void cache_destroy(cache_t *c);
 
 /* Look up addr. On a hit returns a pointer to the line's metadata (valid until
@@ -102,7 +102,7 @@ extern const repl_ops_t repl_plru;
 extern const repl_ops_t repl_random;
 
 /* By enum or by name ("lru", "plru", "random"); NULL if unknown. */
-const repl_ops_t *repl_find(cfg_repl_t which);
+const repl_ops_t *repl_find(machine_repl_t which);
 const repl_ops_t *repl_find_name(const char *name);
 
 #endif

@@ -10,6 +10,7 @@
  *    the bandwidth parameters), other cores' traffic, NUMA.
  *  - Units: core cycles, bytes per cycle.
  */
+#include "models/timing.h"
 #include "models/dram.h"
 
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static double per_line(double bpc, double line)
     return bpc > 0 ? line / bpc : 0.0;
 }
 
-dram_t *dram_create(const cfg_machine_t *m)
+dram_t *dram_create(const machine_t *m)
 {
     dram_t *d = calloc(1, sizeof(*d));
     if (!d)
@@ -58,14 +59,9 @@ void dram_destroy(dram_t *d)
     free(d);
 }
 
-static double max2(double a, double b)
-{
-    return a > b ? a : b;
-}
-
 double dram_read(dram_t *d, double t)
 {
-    double start = max2(t, max2(d->rd_free, d->bus_free));
+    double start = timing_max(t, timing_max(d->rd_free, d->bus_free));
     d->rd_free = start + d->rd_cpl;
     d->bus_free = start + d->bus_cpl;
     return start + d->lat_rd;
@@ -73,7 +69,7 @@ double dram_read(dram_t *d, double t)
 
 double dram_write(dram_t *d, double t, bool zero_line)
 {
-    double start = max2(t, d->wr_free);
+    double start = timing_max(t, d->wr_free);
     d->wr_free = start + (zero_line ? d->wr_zero_cpl : d->wr_cpl);
     /* The controller's write queue holds `batch` lines: a write is accepted
      * while the bus backlog is shorter than that, else it waits (this is
@@ -83,9 +79,9 @@ double dram_write(dram_t *d, double t, bool zero_line)
         start = room;
     /* On the bus, writes drain in batches; each batch pays a turnaround to
      * writes and one back to reads, spread over its lines. */
-    d->bus_free = max2(d->bus_free, start) + d->bus_cpl + d->turn_share;
+    d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl + d->turn_share;
     d->last_accept = start;
-    return max2(start + d->lat_wr, d->wr_free);
+    return timing_max(start + d->lat_wr, d->wr_free);
 }
 
 double dram_last_accept(const dram_t *d)
@@ -95,7 +91,7 @@ double dram_last_accept(const dram_t *d)
 
 double dram_drain(dram_t *d, double t)
 {
-    return max2(t, max2(d->bus_free, max2(d->rd_free, d->wr_free)));
+    return timing_max(t, timing_max(d->bus_free, timing_max(d->rd_free, d->wr_free)));
 }
 
 void dram_shift_time(dram_t *d, double dt)

@@ -21,11 +21,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "models/machine.h"
+#include "models/base/machine.h"
 
 typedef struct dram dram_t;
 
-dram_t *dram_create(const cfg_machine_t *m);
+dram_t *dram_create(const machine_t *m);
 void dram_destroy(dram_t *d);
 /* A line read requested at t: returns when its data arrives. */
 double dram_read(dram_t *d, double t);

@@ -24,6 +24,7 @@
  *    of its per-line path are inlined.
  *  - Units: core cycles; bytes.
  */
+#include "models/timing.h"
 #include "models/hierarchy.h"
 
 #include <stdio.h>
@@ -37,10 +38,10 @@
 #define PF_MAX 64
 
 struct hier {
-    const cfg_machine_t *m;
+    const machine_t *m;
     stats_t *st;
     cache_t *l1, *l2, *l3;
-    cfg_inclusion_t incl;
+    machine_inclusion_t incl;
     mshr_t *mq1, *mq2;
     pf_t *pf1, *pf2;
     dram_t *dram;
@@ -52,11 +53,6 @@ struct hier {
     uint64_t pfbuf[PF_MAX];
 };
 
-static inline double max2(double a, double b)
-{
-    return a > b ? a : b;
-}
-
 static inline void count(hier_t *h, stats_event_t e, uint64_t bytes)
 {
     h->st->count[e]++;
@@ -67,12 +63,12 @@ static inline void count(hier_t *h, stats_event_t e, uint64_t bytes)
  * server are ready and takes cpl cycles. */
 static inline double serve(double *free_at, double t, double cpl)
 {
-    double start = max2(t, *free_at);
+    double start = timing_max(t, *free_at);
     *free_at = start + cpl;
     return start + cpl;
 }
 
-hier_t *hier_create(const cfg_machine_t *m, uint64_t seed, stats_t *st, char *err, size_t errlen)
+hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, size_t errlen)
 {
     hier_t *h = calloc(1, sizeof(*h));
     if (!h) {
@@ -163,7 +159,7 @@ static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     count(h, ST_L3_FILLS, h->line_bytes);
     if (!v.valid)
         return;
-    if (h->incl == CFG_INCL_INCLUSIVE) {
+    if (h->incl == MACHINE_INCL_INCLUSIVE) {
         cache_meta_t up;
         if (cache_i_remove(h->l1, v.addr, &up) && up.dirty)
             v.meta.dirty = true;
@@ -176,7 +172,7 @@ static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
         /* Back-pressure: the L3 takes its next fill only once memory has
          * accepted this victim (a full write queue stalls the fill path, so
          * a stream of dirty victims runs at the memory's write rate). */
-        h->free32 = max2(h->free32, dram_last_accept(h->dram));
+        h->free32 = timing_max(h->free32, dram_last_accept(h->dram));
     }
 }
 
@@ -190,14 +186,14 @@ static double l2_evicted(hier_t *h, cache_victim_t *v, double t)
     if (v->meta.dirty)
         count(h, ST_L2_WRITEBACKS, h->line_bytes);
     if (h->l3) {
-        if (h->incl == CFG_INCL_VICTIM || v->meta.dirty) {
+        if (h->incl == MACHINE_INCL_VICTIM || v->meta.dirty) {
             double at = serve(&h->free32, t, h->cpl32);
             l3_fill(h, v->addr, v->meta.dirty, at, t);
             return at;
         }
     } else if (v->meta.dirty) {
         mem_write(h, t, h->line_bytes, false);
-        return max2(t, dram_last_accept(h->dram));
+        return timing_max(t, dram_last_accept(h->dram));
     }
     return t;
 }
@@ -260,7 +256,7 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
          * first would change nothing, see models/cache.c). */
         cache_meta_t out;
         const cache_meta_t *p;
-        if (h->incl == CFG_INCL_VICTIM) {
+        if (h->incl == MACHINE_INCL_VICTIM) {
             p = cache_i_remove(h->l3, a, &out) ? &out : NULL;
             if (p)
                 *dirty = out.dirty;
@@ -269,7 +265,7 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
         }
         if (p) {
             count(h, ST_L3_HITS, h->line_bytes);
-            double data = max2(t + h->lat3, p->ready_cycles);
+            double data = timing_max(t + h->lat3, p->ready_cycles);
             if (!noread)
                 data = serve(&h->free32, data, h->cpl32);
             return data;
@@ -280,7 +276,7 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
         return t + h->lat_mem; /* ownership round trip, no data moved */
     count(h, ST_DRAM_READS, h->line_bytes);
     double data = dram_read(h->dram, t);
-    if (h->l3 && h->incl != CFG_INCL_VICTIM)
+    if (h->l3 && h->incl != MACHINE_INCL_VICTIM)
         l3_fill(h, a, false, data, t);
     return data;
 }
@@ -296,7 +292,7 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
         bool dirty;
         double data = beyond_l2(h, p, t2, false, &dirty);
         double way = l2_fill(h, p, dirty, true, data, t2, true);
-        mshr_commit(h->mq2, max2(data, way));
+        mshr_commit(h->mq2, timing_max(data, way));
         count(h, ST_L2_PREFETCH, h->line_bytes);
     }
 }
@@ -314,13 +310,13 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
             p->prefetched = false;
             count(h, ST_L2_PREFETCH_USEFUL, h->line_bytes);
         }
-        data = max2(t + h->lat2, p->ready_cycles);
+        data = timing_max(t + h->lat2, p->ready_cycles);
     } else {
         count(h, ST_L2_MISSES, h->line_bytes);
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
         data = beyond_l2(h, a, t2, noread, &dirty);
-        data = max2(data, l2_fill(h, a, dirty, false, data, t2, true));
+        data = timing_max(data, l2_fill(h, a, dirty, false, data, t2, true));
         mshr_commit(h->mq2, data);
     }
     if (!noread)
@@ -354,7 +350,7 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
     if (p) {
         count(h, ST_L1_HITS, h->line_bytes);
         p->dirty = true;
-        double r = max2(t, p->ready_cycles);
+        double r = timing_max(t, p->ready_cycles);
         *hit = true;
         if (h->pf1_stores)
             l1_prefetch(h, a, t);
@@ -394,7 +390,7 @@ double hier_load(hier_t *h, uint64_t addr, double t, bool *hit)
     cache_meta_t *p = cache_i_lookup(h->l1, a, true);
     if (p) {
         count(h, ST_L1_HITS, h->line_bytes);
-        double r = max2(t, p->ready_cycles);
+        double r = timing_max(t, p->ready_cycles);
         *hit = true;
         l1_prefetch(h, a, t);
         return r;
@@ -429,7 +425,7 @@ double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, boo
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
     bool full = bytes >= h->line_bytes;
     bool dirty = invalidate_all(h, a);
-    if (!full && !dirty && h->m->nt_partial == CFG_NT_PARTIAL_RMW) {
+    if (!full && !dirty && h->m->nt_partial == MACHINE_NT_PARTIAL_RMW) {
         count(h, ST_DRAM_READS, h->line_bytes);
         t = dram_read(h->dram, t);
     }
@@ -460,8 +456,8 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
         bool dirty;
         double own = beyond_l2(h, a, t2, true, &dirty);
         double way = l2_fill(h, a, true, false, own, t2, true);
-        mshr_commit(h->mq2, max2(own, way));
-        return max2(accept, max2(t2, way));
+        mshr_commit(h->mq2, timing_max(own, way));
+        return timing_max(accept, timing_max(t2, way));
     }
     /* HIER_L3: skip L2 as well. */
     if (cache_i_remove(h->l2, a, &out) && out.dirty)
@@ -485,8 +481,8 @@ bool hier_in_l1(hier_t *h, uint64_t addr)
 
 double hier_drain(hier_t *h, double t)
 {
-    t = max2(t, mshr_drain_time(h->mq1));
-    t = max2(t, mshr_drain_time(h->mq2));
+    t = timing_max(t, mshr_drain_time(h->mq1));
+    t = timing_max(t, mshr_drain_time(h->mq2));
     return dram_drain(h->dram, t);
 }
 

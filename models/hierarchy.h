@@ -8,7 +8,7 @@
  *    waiting for miss slots (MSHRs) and bandwidth servers.
  *  - L2 is inclusive of L1 (an L2 eviction back-invalidates L1). L3 is
  *    inclusive, non-inclusive (NINE) or an exclusive victim cache of L2, per
- *    cfg_cache_t.incl.
+ *    machine_cache_t.incl.
  *  - Write-backs are charged at the time of the eviction that causes them.
  */
 #ifndef CLEARSIM_HIERARCHY_H
@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/machine.h"
+#include "models/base/machine.h"
 #include "models/stats.h"
 
 typedef struct hier hier_t;
@@ -30,7 +30,7 @@ typedef enum hier_own {
 
 typedef enum hier_level { HIER_L2 = 2, HIER_L3 = 3, HIER_MEM = 4 } hier_level_t;
 
-hier_t *hier_create(const cfg_machine_t *m, uint64_t seed, stats_t *st, char *err, size_t errlen);
+hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, size_t errlen);
 void hier_destroy(hier_t *h);
 void hier_set_contig(hier_t *h, uint64_t contig_bytes);
 

@@ -29,8 +29,9 @@
  *    - kernel calls, reschedule points and page faults as fixed costs.
  *  - Stores are assembled into lines here, so results do not depend on
  *    whether the trace coalesced them.
- *  - Fast-forward inside long operations is models/model_ff.c; the state
- *    both share is models/model_impl.h.
+ *  - Fast-forward inside long operations: models/model_ff.c judges the
+ *    block history and plans a skip; this file applies it (counters, time,
+ *    write streaming).
  *  - What it ignores: loads' dependence chains (a load never stalls issue
  *    except for a free fill buffer), memory disambiguation, SMT.
  *  - Units: time in core cycles (double internally); counters uint64_t.
@@ -42,8 +43,71 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/model_impl.h"
+#include "models/cache.h"
+#include "models/hierarchy.h"
+#include "models/model_ff.h"
+#include "models/mshr.h"
 #include "models/string_op.h"
+#include "models/timing.h"
+#include "models/tlb.h"
+#include "models/write_stream.h"
+
+#define RING_LINES 4096u /* commit-time history; bounds any lookahead */
+
+typedef enum line_kind { LK_STORE = 0, LK_NT, LK_LOAD } line_kind_t;
+
+/* The line being assembled from store/load ops. */
+typedef struct pending_line {
+    bool valid;
+    line_kind_t kind;
+    uint64_t line;  /* line-aligned address */
+    uint32_t bytes; /* bytes written/read in it */
+    double stores;  /* store/load instructions */
+    double insns;   /* other instructions attributed to it */
+    uint8_t fill;
+} pending_line_t;
+
+struct model {
+    const machine_t *m;
+    stats_t st;
+    hier_t *h;
+    mshr_t *wc;
+    tlb_t tlb;
+    uint32_t line_bytes;
+    double cyc_per_ns;
+
+    double t_front;       /* front end: next instruction slot */
+    double t_issue;       /* store issue */
+    double t_commit_last; /* last line committed to L1 */
+    double t_wc_last;     /* last WC line accepted */
+    double ring[RING_LINES];
+    uint64_t seq; /* lines committed so far */
+
+    pending_line_t pl;
+    double loose_insns; /* TRACE_INSNS not yet attributed to a line */
+
+    /* store_line's per-line quantities that depend only on the line's
+     * (bytes, stores, insns), kept for the last such triple: the lines of
+     * one run all have the same, and this saves their divisions and
+     * roundings. Keys are the doubles' bits, so a hit gives the very same
+     * values. */
+    struct {
+        bool valid;
+        uint32_t bytes;
+        uint64_t stores_bits, insns_bits;
+        double issue_cycles; /* stores / stores_per_cycle (0 if no rate) */
+        double front_cycles; /* (stores + insns) / insns_per_cycle */
+        double port_cycles;  /* port_cycles(bytes, stores) */
+        uint64_t la;         /* store-buffer window in lines */
+        uint64_t accesses;   /* L1 accesses */
+    } slm;
+    bool front_memo_valid; /* front(): the last n (bits) and n / insns_per_cycle */
+    uint64_t front_memo_bits;
+    double front_memo_cycles;
+
+    model_ff_t ff; /* fast-forward inside long operations */
+    ws_t ws;       /* write streaming */
+};
 
 /* ceil(x), inline for the positive values below 2^52 that the per-line
  * paths pass (there the conversion to an integer is exact); everything else
@@ -64,55 +128,7 @@ static inline void bump(model_t *md, stats_event_t e, uint64_t n, uint64_t bytes
     md->st.bytes[e] += bytes;
 }
 
-static int tlb_setup(model_t *md, uint64_t page_bytes, char *err, size_t errlen)
-{
-    const cfg_machine_t *m = md->m;
-    uint32_t entries = m->tlb_entries_4k;
-    if (page_bytes >= (1ull << 30))
-        entries = m->tlb_entries_1g;
-    else if (page_bytes >= (2ull << 20))
-        entries = m->tlb_entries_2m;
-    cache_destroy(md->tlb);
-    md->tlb = NULL;
-    md->tlb_page_bytes = page_bytes;
-    md->tlb_page_shift =
-        page_bytes && (page_bytes & (page_bytes - 1)) == 0 ? __builtin_ctzll(page_bytes) : -1;
-    md->tlb_last_valid = false;
-    if (entries == 0)
-        return 0; /* no TLB modelled for this page size */
-    /* LRU; fully associative up to 256 entries, else the fewest ways (at
-     * least 8) that leave a power-of-two set count. */
-    uint32_t ways = entries;
-    if (ways > 256) {
-        ways = 0;
-        for (uint32_t w = 8; w <= 256 && !ways; w++)
-            if (entries % w == 0 && ((entries / w) & (entries / w - 1)) == 0)
-                ways = w;
-        if (!ways) {
-            snprintf(err, errlen, "tlb: %u entries cannot be arranged in power-of-two sets",
-                     entries);
-            return -1;
-        }
-    }
-    cfg_cache_t g = {.present = true,
-                     .size_bytes = (uint64_t)entries * page_bytes,
-                     .ways = ways,
-                     .line_bytes = (uint32_t)(page_bytes > UINT32_MAX ? 0 : page_bytes),
-                     .repl = CFG_REPL_LRU};
-    if (g.line_bytes == 0) {
-        snprintf(err, errlen, "tlb: page size %llu too large", (unsigned long long)page_bytes);
-        return -1;
-    }
-    char why[200];
-    md->tlb = cache_create(&g, 1, why, sizeof(why));
-    if (!md->tlb) {
-        snprintf(err, errlen, "tlb: %s", why);
-        return -1;
-    }
-    return 0;
-}
-
-model_t *model_create(const cfg_machine_t *m, uint64_t seed, char *err, size_t errlen)
+model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errlen)
 {
     model_t *md = calloc(1, sizeof(*md));
     if (!md) {
@@ -125,22 +141,23 @@ model_t *model_create(const cfg_machine_t *m, uint64_t seed, char *err, size_t e
     md->h = hier_create(m, seed, &md->st, err, errlen);
     if (!md->h)
         goto fail;
+    ws_init(&md->ws, m, md->h, &md->st);
     md->wc = mshr_create(m->wc_buffers ? m->wc_buffers : 1);
     if (!md->wc) {
         snprintf(err, errlen, "out of memory");
         goto fail;
     }
-    if (tlb_setup(md, 4096, err, errlen))
+    if (tlb_setup(&md->tlb, m, &md->st, 4096, err, errlen))
         goto fail;
     uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
     /* The tail refills every level (so the final cache contents are the
      * op's own last lines) and covers the last bytes of an operation whose
      * elision depends on the bytes remaining. */
     uint64_t tail = cap + cap / 4;
-    if (m->elide_enabled && m->elide_mode == CFG_ELIDE_REMAINING &&
+    if (m->elide_enabled && m->elide_mode == MACHINE_ELIDE_REMAINING &&
         m->elide_threshold_bytes < UINT64_MAX / 2 && m->elide_threshold_bytes + cap > tail)
         tail = m->elide_threshold_bytes + cap;
-    md->ff_tail_lines = tail / (md->line_bytes ? md->line_bytes : 64);
+    md->ff.tail_lines = tail / (md->line_bytes ? md->line_bytes : 64);
     return md;
 fail:
     model_destroy(md);
@@ -153,40 +170,20 @@ void model_destroy(model_t *md)
         return;
     hier_destroy(md->h);
     mshr_destroy(md->wc);
-    cache_destroy(md->tlb);
+    tlb_release(&md->tlb);
     free(md);
 }
 
 void model_set_mapping(model_t *md, uint64_t tlb_page_bytes, uint64_t contig_bytes)
 {
     char err[256];
-    if (tlb_page_bytes != md->tlb_page_bytes && tlb_setup(md, tlb_page_bytes, err, sizeof(err)))
-        tlb_setup(md, 4096, err, sizeof(err)); /* 4 KiB always fits */
+    if (tlb_page_bytes != md->tlb.page_bytes &&
+        tlb_setup(&md->tlb, md->m, &md->st, tlb_page_bytes, err, sizeof(err)))
+        tlb_setup(&md->tlb, md->m, &md->st, 4096, err, sizeof(err)); /* 4 KiB always fits */
     hier_set_contig(md->h, contig_bytes);
 }
 
 /* ---- core helpers ----------------------------------------------------- */
-
-/* Translate addr; returns the stall in cycles. */
-static double tlb_access(model_t *md, uint64_t addr, bool store)
-{
-    if (!md->tlb)
-        return 0;
-    uint64_t page =
-        md->tlb_page_shift >= 0 ? addr >> md->tlb_page_shift : addr / md->tlb_page_bytes;
-    if (md->tlb_last_valid && page == md->tlb_last_page)
-        return 0;
-    md->tlb_last_page = page;
-    md->tlb_last_valid = true;
-    uint64_t a = page * md->tlb_page_bytes;
-    if (cache_lookup(md->tlb, a, true))
-        return 0;
-    cache_meta_t meta = {0};
-    cache_victim_t v;
-    cache_insert(md->tlb, a, &meta, &v);
-    bump(md, store ? ST_TLB_STORE_MISSES : ST_TLB_LOAD_MISSES, 1, 0);
-    return md->m->tlb_walk_cycles;
-}
 
 static inline uint64_t dbits(double x)
 {
@@ -236,7 +233,7 @@ static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, dou
     double t_buf = mshr_acquire(md->wc, t);
     double done = hier_write_around(md->h, line, t_buf, bytes, zero);
     mshr_commit(md->wc, done);
-    md->t_wc_last = max2(md->t_wc_last, done);
+    md->t_wc_last = timing_max(md->t_wc_last, done);
     bump(md, ST_WC_LINES, 1, bytes);
     if (bytes < md->line_bytes)
         bump(md, ST_WC_PARTIAL, 1, bytes);
@@ -244,52 +241,11 @@ static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, dou
     return t_buf;
 }
 
-/* Write streaming ends the run: the next full-line miss starts counting
- * again from its first line. */
-static void ws_break(model_t *md)
-{
-    if (md->ws_active) {
-        md->ws_active = false;
-        bump(md, ST_WS_EXITS, 1, 0);
-    }
-    md->ws_run = 0;
-}
-
-/* Write streaming: should this full-line store miss bypass L1? Returns the
- * level it allocates in, or 0 for a normal (allocating) store. A DC ZVA
- * (zva) enters the mode at once, a store after enter_lines lines. Every
- * threshold counts the run's bytes from its first line (the lines that still
- * allocated included): the line that takes the run past write_streaming.l2
- * bytes is the first to skip L2 as well, past .l3 the first to skip L3. */
-static int ws_level(model_t *md, uint64_t line, bool full, bool zva)
-{
-    const cfg_machine_t *m = md->m;
-    if (!m->ws_enabled)
-        return 0;
-    if (!full || hier_in_l1(md->h, line)) {
-        ws_break(md);
-        return 0;
-    }
-    if (!md->ws_active) {
-        if (++md->ws_run < m->ws_enter_lines && !zva)
-            return 0;
-        md->ws_active = true;
-        md->ws_bytes = (uint64_t)(md->ws_run - 1) * md->line_bytes;
-        bump(md, ST_WS_ENTRIES, 1, 0);
-    }
-    md->ws_bytes += md->line_bytes;
-    if (m->ws_l3_bytes && md->ws_bytes > m->ws_l3_bytes)
-        return HIER_MEM;
-    if (m->ws_l2_bytes && md->ws_bytes > m->ws_l2_bytes)
-        return HIER_L3;
-    return HIER_L2;
-}
-
 /* Commit cost of a line: the L1 write port takes store_width bytes per
  * store slot. */
 static inline double port_cycles(const model_t *md, uint32_t bytes, double stores)
 {
-    const cfg_machine_t *m = md->m;
+    const machine_t *m = md->m;
     double w = m->store_width_bytes ? m->store_width_bytes : 8;
     double slots = model_ceil(bytes / w);
     if (stores > slots)
@@ -301,7 +257,7 @@ static inline double port_cycles(const model_t *md, uint32_t bytes, double store
 
 static void store_line(model_t *md, const pending_line_t *pl)
 {
-    const cfg_machine_t *m = md->m;
+    const machine_t *m = md->m;
     bool full = pl->bytes >= md->line_bytes;
     uint64_t sbits = dbits(pl->stores), ibits = dbits(pl->insns);
     if (!md->slm.valid || md->slm.bytes != pl->bytes || md->slm.stores_bits != sbits ||
@@ -326,38 +282,38 @@ static void store_line(model_t *md, const pending_line_t *pl)
     double issue = md->t_issue + md->slm.issue_cycles;
     if (m->insns_per_cycle > 0) /* front(md, stores + insns) */
         md->t_front += md->slm.front_cycles;
-    double t = max2(issue, md->t_front);
-    t += tlb_access(md, pl->line, true);
-    t = max2(t, window(md, md->slm.la));
+    double t = timing_max(issue, md->t_front);
+    t += tlb_access(&md->tlb, pl->line, true);
+    t = timing_max(t, window(md, md->slm.la));
     md->t_issue = t;
 
     bump(md, ST_L1_ACCESSES, md->slm.accesses, pl->bytes);
 
     double ready;
-    int lvl = ws_level(md, pl->line, full, false);
+    int lvl = ws_level(&md->ws, pl->line, full, false);
     if (lvl)
         ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, pl->fill == 0);
     else {
         bool hit;
         ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
     }
-    commit(md, max2(ready, md->t_commit_last) + md->slm.port_cycles);
+    commit(md, timing_max(ready, md->t_commit_last) + md->slm.port_cycles);
 }
 
 static void nt_line(model_t *md, const pending_line_t *pl)
 {
-    const cfg_machine_t *m = md->m;
+    const machine_t *m = md->m;
     double issue = md->t_issue + pl->stores * m->nt_store_cycles;
-    double t = max2(issue, front(md, pl->stores + pl->insns));
-    t += tlb_access(md, pl->line, true);
+    double t = timing_max(issue, front(md, pl->stores + pl->insns));
+    t += tlb_access(&md->tlb, pl->line, true);
     md->t_issue = wc_line(md, pl->line, pl->bytes, pl->fill == 0, t);
-    md->t_issue = max2(md->t_issue, t);
+    md->t_issue = timing_max(md->t_issue, t);
 }
 
 static void load_line(model_t *md, const pending_line_t *pl)
 {
-    double t = max2(md->t_issue, front(md, pl->stores + pl->insns));
-    t += tlb_access(md, pl->line, false);
+    double t = timing_max(md->t_issue, front(md, pl->stores + pl->insns));
+    t += tlb_access(&md->tlb, pl->line, false);
     bump(md, ST_L1_ACCESSES, (uint64_t)model_ceil(pl->stores), pl->bytes);
     bool hit;
     hier_load(md->h, pl->line, t, &hit);
@@ -385,6 +341,68 @@ static void flush_line(model_t *md)
     pl->valid = false;
 }
 
+static inline double now_cycles(const model_t *md)
+{
+    return timing_max(md->t_issue, timing_max(md->t_front, md->t_commit_last));
+}
+
+void model_set_fast_forward(model_t *md, bool on)
+{
+    md->ff.on = on;
+    md->ff.n = 0;
+    md->ff.lines = 0;
+}
+
+void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total_lines,
+                     double *error_bound)
+{
+    *skipped_lines = md->ff.skipped_lines;
+    *total_lines = md->ff.total_lines;
+    *error_bound = md->ff.err;
+}
+
+void model_shift_time(model_t *md, double dt)
+{
+    md->t_front += dt;
+    md->t_issue += dt;
+    md->t_commit_last += dt;
+    md->t_wc_last += dt;
+    for (uint32_t i = 0; i < RING_LINES; i++)
+        md->ring[i] += dt;
+    mshr_shift_time(md->wc, dt);
+    hier_shift_time(md->h, dt);
+    md->ff.tsnap += dt;
+}
+
+void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
+{
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        if (e == ST_CYCLES)
+            continue; /* cycles follow the time, moved by model_shift_time */
+        md->st.count[e] += delta->count[e] * n;
+        md->st.bytes[e] += delta->bytes[e] * n;
+    }
+}
+
+/* Fast-forward after a line of a long operation with remaining_bytes left
+ * in it: when the blocks repeat, add what the skipped lines would have
+ * counted and move time past them. Returns the bytes the caller skips. */
+static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
+{
+    stats_t add;
+    double shift = 0;
+    uint64_t lines =
+        model_ff_after_line(&md->ff, &md->st, now_cycles(md), remaining_bytes / md->line_bytes,
+                            ws_ff_max_lines(&md->ws), &add, &shift);
+    if (lines == 0)
+        return 0;
+    model_add_stats(md, &add, 1);
+    model_shift_time(md, shift);
+    ws_ff_skip(&md->ws, lines);
+    model_ff_resume(&md->ff, &md->st, now_cycles(md));
+    return lines * md->line_bytes;
+}
+
 /* Split a store/load run into line pieces and assemble them. A full line
  * inside the run is processed at once (nothing can join it), which lets
  * fast-forward act between lines. */
@@ -393,7 +411,7 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
     uint64_t lb = md->line_bytes;
     uint64_t a = op->addr, end = op->addr + op->bytes;
     double per_byte_stores = op->bytes ? (double)op->count / (double)op->bytes : 0;
-    md->ff_op_lines = 0;
+    md->ff.op_lines = 0;
     /* Loop-control instructions a kernel announced before its stores (one
      * TRACE_INSNS per call) are spread over the run they control. */
     double insns = (double)op->insns;
@@ -418,7 +436,7 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
         a += piece;
         if (pl->bytes == lb && a < end) {
             flush_line(md);
-            uint64_t skip = model_i_ff_after_line(md, end - a);
+            uint64_t skip = ff_after_line(md, end - a);
             if (skip) {
                 /* the skipped lines' instructions were added with the counters */
                 a += skip;
@@ -429,18 +447,18 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
 
 static void string_op(model_t *md, const trace_op_t *op)
 {
-    const cfg_machine_t *m = md->m;
+    const machine_t *m = md->m;
     uint64_t lb = md->line_bytes;
     double startup = string_startup_cycles(m, op->bytes);
     bump(md, ST_STRING_OPS, 1, op->bytes);
     bump(md, ST_STRING_STARTUP_CYCLES, (uint64_t)llround(startup), 0);
-    double t = max2(md->t_issue, front(md, 1)) + startup;
+    double t = timing_max(md->t_issue, front(md, 1)) + startup;
     double bpc = m->string_bpc > 0 ? m->string_bpc : 1;
     uint64_t la = m->string_lookahead_bytes / lb;
     if (la == 0)
         la = 1;
     bool nt = (op->flags & TRACE_F_NT) != 0;
-    md->ff_op_lines = 0;
+    md->ff.op_lines = 0;
     double w = m->store_width_bytes ? m->store_width_bytes : 8;
     /* A full line's engine time and store count, computed once: the same
      * divisions the loop would do for piece == lb. */
@@ -455,17 +473,17 @@ static void string_op(model_t *md, const trace_op_t *op)
         bool full = piece == lb;
         double piece_cycles = full ? lb_cycles : (double)piece / bpc;
         t += piece_cycles;
-        t += tlb_access(md, a, true);
-        t = max2(t, window(md, la));
+        t += tlb_access(&md->tlb, a, true);
+        t = timing_max(t, window(md, la));
         double stores = full ? lb_stores : model_ceil((double)piece / w);
         bump(md, ST_STORES, (uint64_t)stores, piece);
         if (full && string_elides(m, op->bytes, end - a, op->fill, nt)) {
             bump(md, ST_STRING_ELIDED_LINES, 1, piece);
-            t = max2(t, wc_line(md, line, (uint32_t)piece, op->fill == 0, t));
-            commit(md, max2(t, md->t_commit_last));
+            t = timing_max(t, wc_line(md, line, (uint32_t)piece, op->fill == 0, t));
+            commit(md, timing_max(t, md->t_commit_last));
         } else {
             bump(md, ST_L1_ACCESSES, (uint64_t)stores, piece);
-            int lvl = ws_level(md, line, full, false);
+            int lvl = ws_level(&md->ws, line, full, false);
             double ready;
             if (lvl) {
                 ready = hier_stream_store(md->h, line, t, (hier_level_t)lvl, op->fill == 0);
@@ -475,12 +493,12 @@ static void string_op(model_t *md, const trace_op_t *op)
                 ready = m->string_l1_slots ? hier_store(md->h, line, t, how, &hit)
                                            : hier_store_l2_tracked(md->h, line, t, how, &hit);
             }
-            commit(md, max2(ready, md->t_commit_last) + piece_cycles);
+            commit(md, timing_max(ready, md->t_commit_last) + piece_cycles);
         }
         a += piece;
         if (a < end) {
             md->t_issue = t;
-            uint64_t skip = model_i_ff_after_line(md, end - a);
+            uint64_t skip = ff_after_line(md, end - a);
             if (skip) {
                 a += skip;
                 t = md->t_issue;
@@ -490,33 +508,33 @@ static void string_op(model_t *md, const trace_op_t *op)
     /* An ordered end: nothing after the op issues until its lines are
      * committed (the window then restarts empty at the next op). */
     if (m->string_ordered_end)
-        t = max2(t, md->t_commit_last);
+        t = timing_max(t, md->t_commit_last);
     md->t_issue = t;
     /* The microcode sequencer holds the front end until the op has issued. */
-    md->t_front = max2(md->t_front, t);
+    md->t_front = timing_max(md->t_front, t);
 }
 
 static void line_zero_op(model_t *md, const trace_op_t *op)
 {
-    const cfg_machine_t *m = md->m;
+    const machine_t *m = md->m;
     uint64_t lb = md->line_bytes;
     uint64_t nlines = (op->bytes + lb - 1) / lb;
     double per_line = nlines ? (double)op->count / (double)nlines : 0;
     double insns_line = nlines ? ((double)op->insns + md->loose_insns) / (double)nlines : 0;
     md->loose_insns = 0;
-    double t = max2(md->t_issue, md->t_front);
+    double t = timing_max(md->t_issue, md->t_front);
     uint64_t la = m->store_buffer_entries ? m->store_buffer_entries : 1;
     uint64_t end = op->addr + op->bytes;
-    md->ff_op_lines = 0;
+    md->ff.op_lines = 0;
     for (uint64_t a = op->addr & ~(lb - 1); a < end;) {
         t += m->line_zero_cycles * per_line;
-        t = max2(t, front(md, per_line + insns_line));
-        t += tlb_access(md, a, true);
-        if (m->lz_policy == CFG_LZ_MEMORY) {
-            t = max2(t, wc_line(md, a, (uint32_t)lb, true, t));
+        t = timing_max(t, front(md, per_line + insns_line));
+        t += tlb_access(&md->tlb, a, true);
+        if (m->lz_policy == MACHINE_LZ_MEMORY) {
+            t = timing_max(t, wc_line(md, a, (uint32_t)lb, true, t));
         } else {
-            t = max2(t, window(md, la));
-            int lvl = ws_level(md, a, true, true);
+            t = timing_max(t, window(md, la));
+            int lvl = ws_level(&md->ws, a, true, true);
             double ready;
             if (lvl) {
                 ready = hier_stream_store(md->h, a, t, (hier_level_t)lvl, true);
@@ -525,12 +543,12 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
                 ready = hier_store(md->h, a, t, HIER_NOREAD, &hit);
             }
             bump(md, ST_L1_ACCESSES, 1, lb);
-            commit(md, max2(ready, md->t_commit_last) + port_cycles(md, (uint32_t)lb, 1));
+            commit(md, timing_max(ready, md->t_commit_last) + port_cycles(md, (uint32_t)lb, 1));
         }
         a += lb;
         if (a < end) {
             md->t_issue = t;
-            uint64_t skip = model_i_ff_after_line(md, end - a);
+            uint64_t skip = ff_after_line(md, end - a);
             if (skip) {
                 a += skip;
                 t = md->t_issue;
@@ -542,8 +560,8 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
 
 static void fence_op(model_t *md)
 {
-    double now = max2(md->t_issue, md->t_front);
-    double done = max2(now, max2(mshr_drain_time(md->wc), md->t_commit_last));
+    double now = timing_max(md->t_issue, md->t_front);
+    double done = timing_max(now, timing_max(mshr_drain_time(md->wc), md->t_commit_last));
     bump(md, ST_FENCES, 1, 0);
     bump(md, ST_FENCE_STALL_CYCLES, (uint64_t)llround(done - now), 0);
     md->t_issue = md->t_front = done;
@@ -553,14 +571,14 @@ static void fence_op(model_t *md)
  * other work meanwhile. */
 static void stall_op(model_t *md, double cycles)
 {
-    double t = max2(md->t_issue, md->t_front) + cycles;
+    double t = timing_max(md->t_issue, md->t_front) + cycles;
     md->t_issue = md->t_front = t;
 }
 
 int model_op(void *ctx, const trace_op_t *op)
 {
     model_t *md = ctx;
-    const cfg_machine_t *m = md->m;
+    const machine_t *m = md->m;
     switch ((trace_kind_t)op->kind) {
     case TRACE_STORE:
         bump(md, ST_STORES, op->count, op->bytes);
@@ -609,7 +627,7 @@ int model_op(void *ctx, const trace_op_t *op)
         fence_op(md);
         break;
     case TRACE_CALL_BEGIN:
-        ws_break(md); /* the caller's own stores end write streaming */
+        ws_break(&md->ws); /* the caller's own stores end write streaming */
         bump(md, ST_CALLS, 1, op->bytes);
         bump(md, ST_INSTRUCTIONS, 2, 0); /* call + ret */
         front(md, 0);
@@ -622,7 +640,7 @@ int model_op(void *ctx, const trace_op_t *op)
         stall_op(md, m->resched_ns * md->cyc_per_ns);
         break;
     case TRACE_FAULT: {
-        ws_break(md); /* so do the fault handler's */
+        ws_break(&md->ws); /* so do the fault handler's */
         double ns = m->fault_4k_ns;
         if (op->bytes >= (1ull << 30))
             ns = m->fault_1g_ns;
@@ -649,9 +667,9 @@ void model_drain(model_t *md)
         front(md, md->loose_insns);
         md->loose_insns = 0;
     }
-    double t = max2(md->t_issue, md->t_front);
-    t = max2(t, md->t_commit_last);
-    t = max2(t, mshr_drain_time(md->wc));
+    double t = timing_max(md->t_issue, md->t_front);
+    t = timing_max(t, md->t_commit_last);
+    t = timing_max(t, mshr_drain_time(md->wc));
     t = hier_drain(md->h, t);
     md->t_issue = md->t_front = t;
 }
@@ -659,6 +677,6 @@ void model_drain(model_t *md)
 void model_stats(model_t *md, stats_t *out)
 {
     *out = md->st;
-    double now = max2(md->t_issue, max2(md->t_front, md->t_commit_last));
+    double now = timing_max(md->t_issue, timing_max(md->t_front, md->t_commit_last));
     out->count[ST_CYCLES] = (uint64_t)llround(now);
 }

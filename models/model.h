@@ -15,14 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/machine.h"
+#include "models/base/machine.h"
 #include "models/stats.h"
-#include "sim/trace.h"
+#include "models/base/trace.h"
 
 typedef struct model model_t;
 
 /* Returns NULL and a reason in err on failure. seed drives random replacement. */
-model_t *model_create(const cfg_machine_t *m, uint64_t seed, char *err, size_t errlen);
+model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errlen);
 void model_destroy(model_t *md);
 
 /* How the simulated addresses are mapped while clearing:
@@ -31,7 +31,7 @@ void model_destroy(model_t *md);
  *    map, typically 1 GiB pages);
  *  - contig_bytes: the size of physically contiguous, naturally aligned
  *    blocks (the folio). Prefetchers that may continue into the next page
- *    (cfg_prefetch_t.next_page) do so only within such a block. */
+ *    (machine_prefetch_t.next_page) do so only within such a block. */
 void model_set_mapping(model_t *md, uint64_t tlb_page_bytes, uint64_t contig_bytes);
 
 /* Trace sink: consume one op. Always returns 0. `md` is a model_t *. */
@@ -41,9 +41,10 @@ int model_op(void *md, const trace_op_t *op);
  * end of a measured region. */
 void model_drain(model_t *md);
 
-/* Fast-forward inside long operations (default off): when FF_BLOCKS
- * consecutive blocks of FF_BLOCK_LINES lines show the same counter and time
- * deltas within FF_TOLERANCE, the model skips ahead to a tail long enough to
+/* Fast-forward inside long operations (default off; models/model_ff.h):
+ * when MODEL_FF_BLOCKS consecutive blocks of MODEL_FF_BLOCK_LINES lines show
+ * the same counter and time deltas within MODEL_FF_TOLERANCE, the model
+ * skips ahead to a tail long enough to
  * refill every cache level twice, adding the mean block delta for each
  * skipped block and moving every timestamp it holds. */
 void model_set_fast_forward(model_t *md, bool on);
@@ -57,16 +58,6 @@ void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total
 void model_shift_time(model_t *md, double dt);
 /* Add n times `delta` to the model's counters (workload-level fast-forward). */
 void model_add_stats(model_t *md, const stats_t *delta, uint64_t n);
-/* Relative spread (max - min) / mean of v[0..n), 0 when all are equal; -1
- * when it exceeds tolerance by more than one (a count that moves by one
- * between blocks is noise, not drift). Both fast-forwards judge their
- * block deltas with it. */
-double model_ff_spread(const double *v, uint32_t n, double tolerance);
-/* The largest model_ff_spread over every event's count and bytes in
- * hist[0..n) (n at most MODEL_FF_HIST_MAX), or -1 if one exceeds tolerance. */
-#define MODEL_FF_HIST_MAX 16
-double model_ff_stats_spread(const stats_t *hist, uint32_t n, double tolerance);
-
 /* Current totals; ST_CYCLES is the current time. */
 void model_stats(model_t *md, stats_t *out);
 

@@ -26,7 +26,7 @@ typedef struct pf_stream {
 } pf_stream_t;
 
 struct pf {
-    cfg_prefetch_t cfg;
+    machine_prefetch_t cfg;
     uint32_t line_shift;
     uint64_t region_lines;
     uint64_t contig_lines; /* 0: nothing contiguous beyond a region */
@@ -59,7 +59,7 @@ static uint32_t log2u(uint64_t v)
     return n;
 }
 
-pf_t *pf_create(const cfg_prefetch_t *cfg, uint32_t line_bytes)
+pf_t *pf_create(const machine_prefetch_t *cfg, uint32_t line_bytes)
 {
     if (!cfg->enabled || line_bytes == 0)
         return NULL;

@@ -20,13 +20,13 @@
 
 #include <stdint.h>
 
-#include "models/machine.h"
+#include "models/base/machine.h"
 
 #define PF_STREAMS 16
 
 typedef struct pf pf_t;
 
-pf_t *pf_create(const cfg_prefetch_t *cfg, uint32_t line_bytes);
+pf_t *pf_create(const machine_prefetch_t *cfg, uint32_t line_bytes);
 void pf_destroy(pf_t *p);
 /* Size of physically contiguous, aligned blocks (0 or less than a region:
  * regions are never contiguous with their neighbours). */

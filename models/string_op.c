@@ -12,12 +12,12 @@
  */
 #include "models/string_op.h"
 
-double string_startup_cycles(const cfg_machine_t *m, uint64_t len_bytes)
+double string_startup_cycles(const machine_t *m, uint64_t len_bytes)
 {
     uint32_t n = m->n_startup;
     if (n == 0)
         return 0.0;
-    const cfg_point_t *p = m->startup;
+    const machine_point_t *p = m->startup;
     if (len_bytes <= p[0].len_bytes)
         return p[0].cycles;
     for (uint32_t i = 1; i < n; i++) {
@@ -30,8 +30,8 @@ double string_startup_cycles(const cfg_machine_t *m, uint64_t len_bytes)
     return p[n - 1].cycles;
 }
 
-bool string_elides(const cfg_machine_t *m, uint64_t len_bytes, uint64_t remaining_bytes,
-                   uint8_t fill, bool nt)
+bool string_elides(const machine_t *m, uint64_t len_bytes, uint64_t remaining_bytes, uint8_t fill,
+                   bool nt)
 {
     if (nt)
         return true;
@@ -39,6 +39,6 @@ bool string_elides(const cfg_machine_t *m, uint64_t len_bytes, uint64_t remainin
         return false;
     if (m->elide_zero_only && fill != 0)
         return false;
-    uint64_t basis = m->elide_mode == CFG_ELIDE_REMAINING ? remaining_bytes : len_bytes;
+    uint64_t basis = m->elide_mode == MACHINE_ELIDE_REMAINING ? remaining_bytes : len_bytes;
     return basis >= m->elide_threshold_bytes;
 }

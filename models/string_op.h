@@ -18,10 +18,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "models/machine.h"
+#include "models/base/machine.h"
 
-double string_startup_cycles(const cfg_machine_t *m, uint64_t len_bytes);
-bool string_elides(const cfg_machine_t *m, uint64_t len_bytes, uint64_t remaining_bytes,
-                   uint8_t fill, bool nt);
+double string_startup_cycles(const machine_t *m, uint64_t len_bytes);
+bool string_elides(const machine_t *m, uint64_t len_bytes, uint64_t remaining_bytes, uint8_t fill,
+                   bool nt);
 
 #endif

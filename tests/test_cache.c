@@ -20,9 +20,9 @@
 
 #define L(n) ((uint64_t)(n)*64u) /* byte address of line n (64-byte lines) */
 
-static cfg_cache_t geom(uint64_t size, uint32_t ways, uint32_t line, cfg_repl_t repl)
+static machine_cache_t geom(uint64_t size, uint32_t ways, uint32_t line, machine_repl_t repl)
 {
-    cfg_cache_t g;
+    machine_cache_t g;
     memset(&g, 0, sizeof g);
     g.present = true;
     g.size_bytes = size;
@@ -32,10 +32,10 @@ static cfg_cache_t geom(uint64_t size, uint32_t ways, uint32_t line, cfg_repl_t 
     return g;
 }
 
-static cache_t *mk(uint64_t size, uint32_t ways, cfg_repl_t repl, uint64_t seed)
+static cache_t *mk(uint64_t size, uint32_t ways, machine_repl_t repl, uint64_t seed)
 {
     char err[160];
-    cfg_cache_t g = geom(size, ways, 64, repl);
+    machine_cache_t g = geom(size, ways, 64, repl);
     cache_t *c = cache_create(&g, seed, err, sizeof err);
     if (c == NULL)
         fail_msg("cache_create: %s", err);
@@ -76,26 +76,26 @@ static void test_geometry_errors(void **state)
 {
     (void)state;
     static const bad_geom_t cases[] = {
-        {0, 4, 64, CFG_REPL_LRU, "size must be non-zero"},
-        {256, 0, 64, CFG_REPL_LRU, "ways must be non-zero"},
-        {256, 4, 0, CFG_REPL_LRU, "line must be non-zero"},
-        {288, 1, 48, CFG_REPL_LRU, "line 48 is not a power of two"},
-        {16, 1, 1, CFG_REPL_LRU, "line 1 is too small (at least 2 bytes)"},
-        {100, 1, 64, CFG_REPL_LRU, "size 100 is not a multiple of line 64"},
+        {0, 4, 64, MACHINE_REPL_LRU, "size must be non-zero"},
+        {256, 0, 64, MACHINE_REPL_LRU, "ways must be non-zero"},
+        {256, 4, 0, MACHINE_REPL_LRU, "line must be non-zero"},
+        {288, 1, 48, MACHINE_REPL_LRU, "line 48 is not a power of two"},
+        {16, 1, 1, MACHINE_REPL_LRU, "line 1 is too small (at least 2 bytes)"},
+        {100, 1, 64, MACHINE_REPL_LRU, "size 100 is not a multiple of line 64"},
         /* 128 / 64 = 2 lines, 4 ways wanted */
-        {128, 4, 64, CFG_REPL_LRU, "ways 4 exceed the 2 lines of the cache"},
+        {128, 4, 64, MACHINE_REPL_LRU, "ways 4 exceed the 2 lines of the cache"},
         /* 384 / 64 = 6 lines, 6 % 4 != 0 */
-        {384, 4, 64, CFG_REPL_LRU, "size 384 is not divisible by ways x line (4 x 64 = 256)"},
+        {384, 4, 64, MACHINE_REPL_LRU, "size 384 is not divisible by ways x line (4 x 64 = 256)"},
         /* 768 / (4 * 64) = 3 sets */
-        {768, 4, 64, CFG_REPL_LRU, "set count 3 is not a power of two"},
+        {768, 4, 64, MACHINE_REPL_LRU, "set count 3 is not a power of two"},
         /* 3 ways x 2 sets: fine for lru, not for plru */
-        {384, 3, 64, CFG_REPL_PLRU, "plru needs a power-of-two way count (got 3 ways)"},
-        {512 * 64, 512, 64, CFG_REPL_LRU, "lru supports at most 256 ways (got 512)"},
+        {384, 3, 64, MACHINE_REPL_PLRU, "plru needs a power-of-two way count (got 3 ways)"},
+        {512 * 64, 512, 64, MACHINE_REPL_LRU, "lru supports at most 256 ways (got 512)"},
         {256, 4, 64, 7, "unknown replacement policy 7"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bad_geom_t *b = &cases[i];
-        cfg_cache_t g = geom(b->size, b->ways, b->line, (cfg_repl_t)b->repl);
+        machine_cache_t g = geom(b->size, b->ways, b->line, (machine_repl_t)b->repl);
         char err[160] = "untouched";
         cache_t *c = cache_create(&g, 1, err, sizeof err);
         assert_null(c);
@@ -110,24 +110,24 @@ static void test_geometry_ok(void **state)
     (void)state;
     char err[160];
     /* 12 ways x 4 sets x 64 B: non-power-of-two ways are fine for lru and random. */
-    for (int r = CFG_REPL_LRU; r <= CFG_REPL_RANDOM; r += 2) {
-        cfg_cache_t g = geom(3072, 12, 64, (cfg_repl_t)r);
+    for (int r = MACHINE_REPL_LRU; r <= MACHINE_REPL_RANDOM; r += 2) {
+        machine_cache_t g = geom(3072, 12, 64, (machine_repl_t)r);
         cache_t *c = cache_create(&g, 0, err, sizeof err);
         assert_non_null(c);
         assert_int_equal(cache_sets(c), 4);
         assert_int_equal(cache_ways(c), 12);
         assert_int_equal(cache_line_bytes(c), 64);
         assert_int_equal(cache_valid_lines(c), 0);
-        assert_ptr_equal(cache_repl(c), repl_find((cfg_repl_t)r));
+        assert_ptr_equal(cache_repl(c), repl_find((machine_repl_t)r));
         cache_destroy(c);
     }
     /* Fully associative (1 set) and direct mapped (1 way) are both legal. */
-    cfg_cache_t fa = geom(512, 8, 64, CFG_REPL_PLRU);
+    machine_cache_t fa = geom(512, 8, 64, MACHINE_REPL_PLRU);
     cache_t *c = cache_create(&fa, 0, err, sizeof err);
     assert_non_null(c);
     assert_int_equal(cache_sets(c), 1);
     cache_destroy(c);
-    cfg_cache_t dm = geom(512, 1, 64, CFG_REPL_PLRU);
+    machine_cache_t dm = geom(512, 1, 64, MACHINE_REPL_PLRU);
     c = cache_create(&dm, 0, err, sizeof err);
     assert_non_null(c);
     assert_int_equal(cache_sets(c), 8);
@@ -141,10 +141,10 @@ static void test_geometry_ok(void **state)
 static void test_repl_find(void **state)
 {
     (void)state;
-    assert_ptr_equal(repl_find(CFG_REPL_LRU), &repl_lru);
-    assert_ptr_equal(repl_find(CFG_REPL_PLRU), &repl_plru);
-    assert_ptr_equal(repl_find(CFG_REPL_RANDOM), &repl_random);
-    assert_null(repl_find((cfg_repl_t)3));
+    assert_ptr_equal(repl_find(MACHINE_REPL_LRU), &repl_lru);
+    assert_ptr_equal(repl_find(MACHINE_REPL_PLRU), &repl_plru);
+    assert_ptr_equal(repl_find(MACHINE_REPL_RANDOM), &repl_random);
+    assert_null(repl_find((machine_repl_t)3));
     assert_ptr_equal(repl_find_name("lru"), &repl_lru);
     assert_ptr_equal(repl_find_name("plru"), &repl_plru);
     assert_ptr_equal(repl_find_name("random"), &repl_random);
@@ -181,7 +181,7 @@ static void test_lru_victim_order(void **state)
     (void)state;
     /* 1 set, 4 ways. Lines A..H = lines 0..7. */
     const uint64_t A = L(0), B = L(1), C = L(2), D = L(3), E = L(4), F = L(5), G = L(6), H = L(7);
-    cache_t *c = mk(256, 4, CFG_REPL_LRU, 1);
+    cache_t *c = mk(256, 4, MACHINE_REPL_LRU, 1);
     assert_int_equal(cache_sets(c), 1);
     /* Fills go to invalid ways, lowest first, and evict nothing. */
     assert_int_equal(ins(c, A), UINT64_MAX);
@@ -266,7 +266,7 @@ static void test_plru_victim_order(void **state)
 {
     (void)state;
     const uint64_t A = L(0), B = L(1), C = L(2), D = L(3), E = L(4), F = L(5), G = L(6), H = L(7);
-    cache_t *c = mk(256, 4, CFG_REPL_PLRU, 1);
+    cache_t *c = mk(256, 4, MACHINE_REPL_PLRU, 1);
     /*                                   b0 b1 b2   (state byte b2b1b0) */
     /* start                              0  0  0                        */
     assert_int_equal(ins(c, A), UINT64_MAX); /* w0:  1  1  0 */
@@ -304,7 +304,7 @@ static void test_plru_victim_order(void **state)
  * new line replaced. */
 static void random_ways(uint64_t seed, uint32_t *ways_out)
 {
-    cache_t *c = mk(512, 8, CFG_REPL_RANDOM, seed);
+    cache_t *c = mk(512, 8, MACHINE_REPL_RANDOM, seed);
     for (uint64_t i = 0; i < 8; i++)
         assert_int_equal(ins(c, L(i)), UINT64_MAX);
     for (uint64_t i = 0; i < RND_N; i++) {
@@ -361,7 +361,7 @@ static void test_set_mapping(void **state)
 {
     (void)state;
     /* 4 sets x 2 ways x 64 B = 512 B: set = (addr >> 6) & 3. */
-    cache_t *c = mk(512, 2, CFG_REPL_LRU, 1);
+    cache_t *c = mk(512, 2, MACHINE_REPL_LRU, 1);
     assert_int_equal(cache_sets(c), 4);
     assert_int_equal(cache_set_of(c, 0x000), 0);
     assert_int_equal(cache_set_of(c, 0x03F), 0);
@@ -408,7 +408,7 @@ static void test_set_mapping(void **state)
     assert_null(cache_lookup(c, 0x1FF + 0x400, false));
 
     /* Top of the address space: line 0x03FF_FFFF_FFFF_FFFF, set 3. */
-    cache_t *h = mk(512, 2, CFG_REPL_LRU, 1);
+    cache_t *h = mk(512, 2, MACHINE_REPL_LRU, 1);
     const uint64_t top = UINT64_MAX & ~(uint64_t)63;
     assert_int_equal(ins(h, UINT64_MAX), UINT64_MAX);
     assert_true(cache_peek(h, 3, 0, &a));
@@ -424,7 +424,7 @@ static void test_set_mapping(void **state)
 static void test_meta_roundtrip(void **state)
 {
     (void)state;
-    cache_t *c = mk(128, 2, CFG_REPL_LRU, 1); /* 1 set x 2 ways */
+    cache_t *c = mk(128, 2, MACHINE_REPL_LRU, 1); /* 1 set x 2 ways */
     cache_victim_t v;
     cache_insert(c, L(1), &(cache_meta_t){.ready_cycles = 123.5, .dirty = true}, &v);
     assert_false(v.valid);
@@ -470,7 +470,7 @@ static void test_meta_roundtrip(void **state)
 static void test_remove(void **state)
 {
     (void)state;
-    cache_t *c = mk(256, 4, CFG_REPL_LRU, 1); /* 1 set x 4 ways */
+    cache_t *c = mk(256, 4, MACHINE_REPL_LRU, 1); /* 1 set x 4 ways */
     for (uint64_t i = 0; i < 4; i++)
         cache_insert(c, L(i), &(cache_meta_t){.ready_cycles = (double)i, .dirty = i == 3}, NULL);
     assert_int_equal(cache_valid_lines(c), 4);
@@ -515,7 +515,7 @@ static uint64_t test_rng(uint64_t *x)
 
 #define PROP_POOL 512 /* distinct lines the test draws from */
 
-static void property_run(cfg_repl_t repl, uint32_t ways)
+static void property_run(machine_repl_t repl, uint32_t ways)
 {
     /* 16 sets x ways x 64 B; lines drawn from a pool of 512 (32 per set, more
      * than the ways), so the run has both hits and evictions. */
@@ -561,11 +561,11 @@ static void property_run(cfg_repl_t repl, uint32_t ways)
 static void test_property(void **state)
 {
     (void)state;
-    property_run(CFG_REPL_LRU, 4);
-    property_run(CFG_REPL_LRU, 12);
-    property_run(CFG_REPL_PLRU, 8);
-    property_run(CFG_REPL_RANDOM, 4);
-    property_run(CFG_REPL_RANDOM, 6);
+    property_run(MACHINE_REPL_LRU, 4);
+    property_run(MACHINE_REPL_LRU, 12);
+    property_run(MACHINE_REPL_PLRU, 8);
+    property_run(MACHINE_REPL_RANDOM, 4);
+    property_run(MACHINE_REPL_RANDOM, 6);
 }
 
 int main(void)

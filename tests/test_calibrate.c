@@ -27,9 +27,9 @@
 
 #include <cmocka.h>
 
-#include "sim/calibrate.h"
-#include "sim/cfg.h"
-#include "sim/run.h"
+#include "sim/study/calibrate.h"
+#include "sim/machine/cfg.h"
+#include "sim/engine/run.h"
 
 static const char *const CASES =
     "cases:\n"
@@ -44,14 +44,14 @@ static const char *const CASES =
     "  - {id: fault-trap, set: fit, stage: 3, value: 1, args: --workload mmap -p 4KiB -s 1MiB "
     "--caller page -f rep_stosb}\n";
 
-static cfg_machine_t *minimal(void)
+static machine_t *minimal(void)
 {
     char path[1024];
     snprintf(path, sizeof(path), "%s/tests/fixtures/good/minimal.yaml", CLEARSIM_SOURCE_DIR);
-    cfg_error_t e = {{0}};
-    cfg_machine_t *m = cfg_machine_load(path, &e);
+    char e[512] = "";
+    machine_t *m = cfg_machine_load(path, e, sizeof e);
     if (!m)
-        fail_msg("%s", e.msg);
+        fail_msg("%s", e);
     return m;
 }
 
@@ -68,7 +68,7 @@ static void write_data(char *path, size_t len, const char *text)
 }
 
 /* Load a data text that must load (the test fails with the loader's reason). */
-static cal_data_t *load_ok(const cfg_machine_t *m, const char *text)
+static cal_data_t *load_ok(const machine_t *m, const char *text)
 {
     char path[64], err[512] = "";
     write_data(path, sizeof(path), text);
@@ -79,16 +79,16 @@ static cal_data_t *load_ok(const cfg_machine_t *m, const char *text)
     return d;
 }
 
-static void set_key(cfg_machine_t *m, const char *path, double v)
+static void set_key(machine_t *m, const char *path, double v)
 {
-    cfg_error_t e = {{0}};
+    char e[512] = "";
     const cfg_key_t *k = cfg_key_find(path);
     assert_non_null(k);
-    if (cfg_key_set(m, k, v, &e))
-        fail_msg("%s", e.msg);
+    if (cfg_key_set(m, k, v, e, sizeof e))
+        fail_msg("%s", e);
 }
 
-static double get_key(const cfg_machine_t *m, const char *path)
+static double get_key(const machine_t *m, const char *path)
 {
     double v = 0;
     assert_int_equal(cfg_key_get(m, cfg_key_find(path), &v), 0);
@@ -98,7 +98,7 @@ static double get_key(const cfg_machine_t *m, const char *path)
 static void test_staged_fit_recovers(void **state)
 {
     (void)state;
-    cfg_machine_t *m = minimal();
+    machine_t *m = minimal();
     char text[2048], err[512];
     snprintf(text, sizeof(text),
              "machine: minimal\n"
@@ -149,7 +149,7 @@ static void test_staged_fit_recovers(void **state)
 /* Each text must fail to load (or to fit) with `want` in the reason. */
 static void expect_fail(const char *fit, const char *cases, const char *want, bool at_fit)
 {
-    cfg_machine_t *m = minimal();
+    machine_t *m = minimal();
     char path[64], text[2048], err[512] = "";
     snprintf(text, sizeof(text), "machine: minimal\nfit:\n%s%s", fit, cases);
     write_data(path, sizeof(path), text);
@@ -191,7 +191,7 @@ static void test_bad_stages(void **state)
 static void test_data_clock(void **state)
 {
     (void)state;
-    cfg_machine_t *m = minimal();
+    machine_t *m = minimal();
     char path[64], text[2048], err[512] = "";
     snprintf(text, sizeof(text), "machine: minimal\nclock: 2.5GHz\n%s", CASES);
     cal_data_t *d = load_ok(m, text);
@@ -222,7 +222,7 @@ static void test_data_clock(void **state)
 static void test_case_clock(void **state)
 {
     (void)state;
-    cfg_machine_t *m = minimal();
+    machine_t *m = minimal();
     char text[2048], err[512] = "";
     snprintf(text, sizeof(text),
              "machine: minimal\nfit:\n  memory.read_bandwidth: [0.1, 64]\n"
@@ -237,17 +237,17 @@ static void test_case_clock(void **state)
     if (cal_predict_all(m, d, true, 1, pred, err, sizeof(err)))
         fail_msg("%s", err);
 
-    cfg_error_t e = {{0}};
-    cfg_machine_t *m4 = cfg_machine_load_at_clock(m->path, 4, &e);
+    char e[512] = "";
+    machine_t *m4 = cfg_machine_load_at_clock(m->path, 4, e, sizeof e);
     if (!m4)
-        fail_msg("%s", e.msg);
+        fail_msg("%s", e);
     set_key(m4, "memory.latency", 150);
     set_key(m4, "memory.read_bandwidth", 0.268435456);
     run_opts_t o;
     run_opts_init(&o);
     o.exact = true;
     static run_result_t r;
-    const cfg_machine_t *on[2] = {m, m4};
+    const machine_t *on[2] = {m, m4};
     for (int i = 0; i < 2; i++) {
         if (run_predict(on[i], &d->cases[i].spec, &o, &r, err, sizeof(err)))
             fail_msg("%s", err);
@@ -310,7 +310,7 @@ static size_t count_of(const char *hay, const char *needle)
 static void test_write_replaces_header(void **state)
 {
     (void)state;
-    cfg_machine_t *m = minimal();
+    machine_t *m = minimal();
     char text[2048], err[512] = "";
     snprintf(text, sizeof(text), "machine: minimal\nfit:\n  os.fault_4k: [200, 20000]\n%s", CASES);
     cal_data_t *d = load_ok(m, text);
@@ -342,7 +342,7 @@ static void test_write_replaces_header(void **state)
 static void test_write_keeps_units(void **state)
 {
     (void)state;
-    cfg_machine_t *m = minimal();
+    machine_t *m = minimal();
     char text[2048], err[512] = "";
     snprintf(text, sizeof(text),
              "machine: minimal\nfit:\n  memory.read_bandwidth: [1, 64]\n  os.fault_4k: [200, "

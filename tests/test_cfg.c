@@ -24,7 +24,8 @@
 #include <cmocka.h>
 
 #include "models/stats.h"
-#include "sim/cfg.h"
+#include "sim/machine/catalog.h"
+#include "sim/machine/cfg.h"
 
 #define SRC        CLEARSIM_SOURCE_DIR
 #define FIX        SRC "/tests/fixtures"
@@ -32,7 +33,7 @@
 #define BEGIN_MARK "<!-- BEGIN GENERATED KEYS -->\n"
 #define END_MARK   "<!-- END GENERATED KEYS -->\n"
 
-static const cfg_pmu_map_t *pmu_find(const cfg_machine_t *m, const char *name)
+static const machine_pmu_map_t *pmu_find(const machine_t *m, const char *name)
 {
     for (uint32_t i = 0; i < m->n_pmu; i++)
         if (strcmp(m->pmu[i].name, name) == 0)
@@ -45,12 +46,12 @@ static bool near(double a, double b)
     return fabs(a - b) <= 1e-9 * fmax(1.0, fabs(b));
 }
 
-static cfg_machine_t *load_ok(const char *path)
+static machine_t *load_ok(const char *path)
 {
-    cfg_error_t err;
-    cfg_machine_t *m = cfg_machine_load(path, &err);
+    char err[512] = "";
+    machine_t *m = cfg_machine_load(path, err, sizeof err);
     if (!m)
-        print_error("%s\n", err.msg);
+        print_error("%s\n", err);
     assert_non_null(m);
     return m;
 }
@@ -58,15 +59,16 @@ static cfg_machine_t *load_ok(const char *path)
 static void test_zen3(void **state)
 {
     (void)state;
-    cfg_machine_t *m = load_ok(SRC "/configs/zen3-epyc-7j13.yaml");
+    machine_t *m = load_ok(SRC "/configs/zen3-epyc-7j13.yaml");
     assert_string_equal(m->name, "zen3-epyc-7j13");
-    assert_int_equal(m->isa, CFG_ISA_X86_64);
+    assert_int_equal(m->isa, MACHINE_ISA_X86_64);
     assert_string_equal(m->vendor, "amd");
     assert_int_equal(m->family, 0x19);
     assert_int_equal(m->model, 1);
     assert_string_equal(m->model_name, "AMD EPYC 7J13 64-Core Processor");
-    assert_int_equal(m->features, CFG_FEAT_ERMS | CFG_FEAT_FSRM | CFG_FEAT_CLZERO | CFG_FEAT_AVX2 |
-                                      CFG_FEAT_SSE2 | CFG_FEAT_REP_GOOD);
+    assert_int_equal(m->features, MACHINE_FEAT_ERMS | MACHINE_FEAT_FSRM | MACHINE_FEAT_CLZERO |
+                                      MACHINE_FEAT_AVX2 | MACHINE_FEAT_SSE2 |
+                                      MACHINE_FEAT_REP_GOOD);
     assert_true(m->freq_ghz == 2.42);
     /* 32 KiB / (8 x 64) = 64 sets; 512 KiB / (8 x 64) = 1024; 32 MiB / (16 x 64) = 32768 */
     assert_true(m->l1.size_bytes == 32768);
@@ -76,11 +78,11 @@ static void test_zen3(void **state)
     assert_int_equal(m->l2.sets, 1024);
     assert_true(m->l3.present);
     assert_int_equal(m->l3.sets, 32768);
-    assert_int_equal(m->l3.incl, CFG_INCL_VICTIM);
+    assert_int_equal(m->l3.incl, MACHINE_INCL_VICTIM);
     assert_true(m->l1.present && m->l2.present);
     /* elide: the threshold is derived from its fraction of L3 (a fitted value) */
     assert_true(m->elide_enabled);
-    assert_int_equal(m->elide_mode, CFG_ELIDE_REMAINING);
+    assert_int_equal(m->elide_mode, MACHINE_ELIDE_REMAINING);
     assert_true(m->elide_threshold_fraction > 0);
     assert_true(m->elide_threshold_bytes ==
                 (uint64_t)floor(m->elide_threshold_fraction * (double)m->l3.size_bytes + 0.5));
@@ -89,7 +91,7 @@ static void test_zen3(void **state)
     assert_int_equal(m->n_startup, 2);
     assert_true(m->startup[1].len_bytes == 4096);
     assert_true(m->startup[1].cycles == 35);
-    assert_int_equal(m->lz_policy, CFG_LZ_MEMORY);
+    assert_int_equal(m->lz_policy, MACHINE_LZ_MEMORY);
     assert_int_equal(m->zva_block_bytes, 64);
     /* 46 GiB/s at 2.42 GHz = 46 * 2^30 / 2.42e9 B/cycle */
     assert_true(near(m->mem_write_bpc, 46.0 * 1073741824.0 / 2.42e9));
@@ -101,7 +103,7 @@ static void test_zen3(void **state)
     assert_false(m->ws_enabled);
     /* pmu */
     assert_int_equal(m->n_pmu, 7);
-    const cfg_pmu_map_t *p = pmu_find(m, "L1-dcache-load-misses");
+    const machine_pmu_map_t *p = pmu_find(m, "L1-dcache-load-misses");
     assert_non_null(p);
     assert_true(p->supported);
     assert_int_equal(p->n_terms, 4);
@@ -125,12 +127,12 @@ static void test_zen3(void **state)
 static void test_graviton3(void **state)
 {
     (void)state;
-    cfg_machine_t *m = load_ok(SRC "/configs/graviton3.yaml");
+    machine_t *m = load_ok(SRC "/configs/graviton3.yaml");
     assert_string_equal(m->name, "graviton3");
-    assert_int_equal(m->isa, CFG_ISA_ARM64);
+    assert_int_equal(m->isa, MACHINE_ISA_ARM64);
     assert_int_equal(m->family, 0x41);
     assert_int_equal(m->model, 0xd40);
-    assert_int_equal(m->features, CFG_FEAT_DCZVA);
+    assert_int_equal(m->features, MACHINE_FEAT_DCZVA);
     assert_true(m->freq_ghz == 2.6);
     /* 64 KiB / (4 x 64) = 256 sets; 1 MiB / (8 x 64) = 2048; 32 MiB / (16 x 64) = 32768 */
     assert_int_equal(m->l1.sets, 256);
@@ -144,14 +146,14 @@ static void test_graviton3(void **state)
     assert_int_equal(m->ws_enter_lines, 64);    /* WS_THR_L2 4 KB / 64 B */
     assert_true(m->ws_l2_bytes == 16384);       /* WS_THR_L3 16 KB */
     assert_true(m->ws_l3_bytes == 1024 * 1024); /* WS_THR_DRAM 1 MB */
-    assert_int_equal(m->lz_policy, CFG_LZ_ALLOCATE);
+    assert_int_equal(m->lz_policy, MACHINE_LZ_ALLOCATE);
     assert_int_equal(m->zva_block_bytes, 64);
     assert_int_equal(m->n_startup, 0);
     assert_false(m->elide_enabled);
     assert_true(m->memset_zva_bytes == 256);
     assert_int_equal(m->memset_vec_bytes, 32);
     assert_false(m->memset_mops);
-    const cfg_pmu_map_t *p = pmu_find(m, "L1-dcache-load-misses");
+    const machine_pmu_map_t *p = pmu_find(m, "L1-dcache-load-misses");
     assert_non_null(p);
     assert_int_equal(p->n_terms, 2);
     assert_int_equal(p->terms[0].event, ST_L1_FILLS_DEMAND);
@@ -167,19 +169,19 @@ static void test_graviton3(void **state)
 static void test_all_bundled(void **state)
 {
     (void)state;
-    char names[64][CFG_NAME_MAX];
+    char names[64][MACHINE_NAME_MAX];
     size_t n = 0;
-    cfg_error_t err;
+    char err[512] = "";
     unsetenv("CLEARSIM_CONFIGS");
-    assert_int_equal(cfg_machine_list(names, 64, &n, &err), 0);
+    assert_int_equal(cfg_machine_list(names, 64, &n, err, sizeof err), 0);
     assert_true(n >= 2);
     for (size_t i = 0; i + 1 < n; i++)
         assert_true(strcmp(names[i], names[i + 1]) < 0);
     bool zen3 = false, g3 = false;
     for (size_t i = 0; i < n; i++) {
         char path[512];
-        assert_int_equal(cfg_machine_resolve(names[i], path, sizeof(path), &err), 0);
-        cfg_machine_t *m = load_ok(path);
+        assert_int_equal(cfg_machine_resolve(names[i], path, sizeof(path), err, sizeof err), 0);
+        machine_t *m = load_ok(path);
         assert_string_equal(m->name, names[i]);
         cfg_machine_destroy(m);
         zen3 |= strcmp(names[i], "zen3-epyc-7j13") == 0;
@@ -191,13 +193,13 @@ static void test_all_bundled(void **state)
 static void test_good_minimal(void **state)
 {
     (void)state;
-    cfg_machine_t *m = load_ok(FIX "/good/minimal.yaml");
+    machine_t *m = load_ok(FIX "/good/minimal.yaml");
     /* defaults */
     assert_string_equal(m->description, "");
     assert_int_equal(m->features, 0);
     assert_false(m->l3.present);
     assert_int_equal(m->l3.sets, 0);
-    assert_int_equal(m->l1.repl, CFG_REPL_LRU);
+    assert_int_equal(m->l1.repl, MACHINE_REPL_LRU);
     assert_false(m->l1.prefetch.enabled);
     assert_int_equal(m->l1.prefetch.train_lines, 2);
     assert_int_equal(m->l2.prefetch.distance_lines, 8);
@@ -208,8 +210,8 @@ static void test_good_minimal(void **state)
     assert_true(m->string_rfo);
     assert_false(m->elide_enabled);
     assert_int_equal(m->elide_threshold_level, 3);
-    assert_int_equal(m->nt_partial, CFG_NT_PARTIAL_MASKED);
-    assert_int_equal(m->lz_policy, CFG_LZ_ALLOCATE);
+    assert_int_equal(m->nt_partial, MACHINE_NT_PARTIAL_MASKED);
+    assert_int_equal(m->lz_policy, MACHINE_LZ_ALLOCATE);
     assert_int_equal(m->zva_block_bytes, 64);
     assert_true(m->mem_zero_write_fraction == 1);
     assert_int_equal(m->mem_write_queue, 1);
@@ -232,10 +234,10 @@ static void test_good_minimal(void **state)
 static void test_load_at_clock(void **state)
 {
     (void)state;
-    cfg_error_t err = {{0}};
-    cfg_machine_t *m = cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 4.0, &err);
+    char err[512] = "";
+    machine_t *m = cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 4.0, err, sizeof err);
     if (!m)
-        print_error("%s\n", err.msg);
+        print_error("%s\n", err);
     assert_non_null(m);
     assert_true(m->freq_ghz == 4.0);
     /* 20 GiB/s at 4 GHz = 20 * 2^30 / 4e9 = 5.36870912 B/cycle (10.737 at the file's 2 GHz) */
@@ -243,22 +245,23 @@ static void test_load_at_clock(void **state)
     assert_true(m->fault_4k_ns == 1000);
     assert_true(m->mem_latency_ns == 100);
     cfg_machine_destroy(m);
-    m = cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 0, &err); /* 0: the file's */
+    m = cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 0, err, sizeof err); /* 0: the file's */
     assert_non_null(m);
     assert_true(m->freq_ghz == 2.0);
     cfg_machine_destroy(m);
     /* an override outside the key's bounds is an error, not a silent clamp */
-    assert_null(cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 50.0, &err));
-    assert_non_null(strstr(err.msg, "core.freq"));
-    assert_non_null(strstr(err.msg, "clock override"));
+    assert_null(cfg_machine_load_at_clock(FIX "/good/minimal.yaml", 50.0, err, sizeof err));
+    assert_non_null(strstr(err, "core.freq"));
+    assert_non_null(strstr(err, "clock override"));
 }
 
 static void test_good_converted(void **state)
 {
     (void)state;
-    cfg_machine_t *m = load_ok(FIX "/good/converted.yaml");
+    machine_t *m = load_ok(FIX "/good/converted.yaml");
     assert_string_equal(m->description, "converted: units, hex and expressions");
-    assert_int_equal(m->features, CFG_FEAT_ERMS | CFG_FEAT_FSRM | CFG_FEAT_CLZERO | CFG_FEAT_SSE2);
+    assert_int_equal(m->features, MACHINE_FEAT_ERMS | MACHINE_FEAT_FSRM | MACHINE_FEAT_CLZERO |
+                                      MACHINE_FEAT_SSE2);
     assert_int_equal(m->store_buffer_entries, 48); /* "0x30" */
     /* 2 ns at 2 GHz = 4 cycles; 400 cycles at 2 GHz = 200 ns; 20 ns = 40 cycles */
     assert_true(m->l1.latency_cycles == 4);
@@ -275,23 +278,23 @@ static void test_good_converted(void **state)
     assert_true(m->string_bpc == 32);
     /* elide: 0.5 x L2 (512 KiB) = 256 KiB */
     assert_true(m->elide_enabled);
-    assert_int_equal(m->elide_mode, CFG_ELIDE_REMAINING);
+    assert_int_equal(m->elide_mode, MACHINE_ELIDE_REMAINING);
     assert_true(m->elide_threshold_bytes == 262144);
     /* l3: 16 MiB / (16 x 64) = 16384 sets */
     assert_true(m->l3.present);
     assert_int_equal(m->l3.sets, 16384);
-    assert_int_equal(m->l3.repl, CFG_REPL_RANDOM);
-    assert_int_equal(m->l3.incl, CFG_INCL_VICTIM);
+    assert_int_equal(m->l3.repl, MACHINE_REPL_RANDOM);
+    assert_int_equal(m->l3.incl, MACHINE_INCL_VICTIM);
     assert_true(m->l3.prefetch.enabled && m->l3.prefetch.next_page);
     assert_int_equal(m->l3.prefetch.train_lines, 3);
     assert_int_equal(m->l3.prefetch.degree_lines, 2);
     assert_int_equal(m->l3.prefetch.distance_lines, 12);
     assert_true(m->l3.prefetch.boundary_bytes == 2097152);
-    assert_int_equal(m->lz_policy, CFG_LZ_MEMORY);
+    assert_int_equal(m->lz_policy, MACHINE_LZ_MEMORY);
     assert_int_equal(m->zva_block_bytes, 64);
     /* pmu expressions */
     assert_int_equal(m->n_pmu, 6);
-    const cfg_pmu_map_t *p = pmu_find(m, "L1-dcache-load-misses");
+    const machine_pmu_map_t *p = pmu_find(m, "L1-dcache-load-misses");
     assert_non_null(p);
     assert_int_equal(p->n_terms, 2);
     assert_int_equal(p->terms[0].event, ST_L1_FILLS_RFO);
@@ -317,7 +320,7 @@ static void test_good_converted(void **state)
 /* Bad fixture files: the expected message, from the file name on. */
 typedef struct bad_file {
     const char *file; /* tests/fixtures/bad/<file>.yaml */
-    const char *want; /* substring of err.msg after "<dir>/bad/" */
+    const char *want; /* substring of err after "<dir>/bad/" */
 } bad_file_t;
 
 static const bad_file_t bad_files[] = {
@@ -399,30 +402,30 @@ static void test_bad_files(void **state)
     for (size_t i = 0; i < sizeof(bad_files) / sizeof(bad_files[0]); i++) {
         char path[512];
         snprintf(path, sizeof(path), "%s/bad/%s.yaml", FIX, bad_files[i].file);
-        cfg_error_t err;
-        cfg_machine_t *m = cfg_machine_load(path, &err);
-        const char *rel = strstr(err.msg, "/bad/");
-        bool ok = m == NULL && rel && strncmp(err.msg, path, strlen(path)) == 0 &&
+        char err[512] = "";
+        machine_t *m = cfg_machine_load(path, err, sizeof err);
+        const char *rel = strstr(err, "/bad/");
+        bool ok = m == NULL && rel && strncmp(err, path, strlen(path)) == 0 &&
                   strstr(rel + 5, bad_files[i].want) == rel + 5;
         if (!ok)
             print_error("%s:\n  got  '%s'\n  want '.../bad/%s'\n", bad_files[i].file,
-                        m ? "(loaded)" : err.msg, bad_files[i].want);
+                        m ? "(loaded)" : err, bad_files[i].want);
         assert_null(m);
         assert_true(ok);
         /* one line */
-        assert_null(strchr(err.msg, '\n'));
+        assert_null(strchr(err, '\n'));
     }
 }
 
 static void test_missing_file(void **state)
 {
     (void)state;
-    cfg_error_t err;
-    assert_null(cfg_machine_load(FIX "/bad/does-not-exist.yaml", &err));
-    assert_string_equal(err.msg, FIX "/bad/does-not-exist.yaml: cannot read: No such file or "
-                                     "directory");
-    assert_null(cfg_machine_load(FIX, &err)); /* a directory */
-    assert_non_null(strstr(err.msg, "cannot read"));
+    char err[512] = "";
+    assert_null(cfg_machine_load(FIX "/bad/does-not-exist.yaml", err, sizeof err));
+    assert_string_equal(err, FIX "/bad/does-not-exist.yaml: cannot read: No such file or "
+                                 "directory");
+    assert_null(cfg_machine_load(FIX, err, sizeof err)); /* a directory */
+    assert_non_null(strstr(err, "cannot read"));
 }
 
 /* Inline strings through cfg_machine_load_string. */
@@ -443,7 +446,7 @@ static const char inline_base[] =
 
 typedef struct inline_case {
     const char *extra; /* appended to inline_base (line 14 on) */
-    const char *want;  /* substring of err.msg; NULL: must load */
+    const char *want;  /* substring of err; NULL: must load */
 } inline_case_t;
 
 static const inline_case_t inline_cases[] = {
@@ -509,12 +512,12 @@ static void test_inline(void **state)
     for (size_t i = 0; i < sizeof(inline_cases) / sizeof(inline_cases[0]); i++) {
         char text[4096];
         snprintf(text, sizeof(text), "%s%s", inline_base, inline_cases[i].extra);
-        cfg_error_t err;
-        cfg_machine_t *m = cfg_machine_load_string(text, strlen(text), "inline.yaml", &err);
+        char err[512] = "";
+        machine_t *m = cfg_machine_load_string(text, strlen(text), "inline.yaml", err, sizeof err);
         const char *want = inline_cases[i].want;
-        bool ok = want ? (m == NULL && strstr(err.msg, want) != NULL) : m != NULL;
+        bool ok = want ? (m == NULL && strstr(err, want) != NULL) : m != NULL;
         if (!ok)
-            print_error("case %zu: got '%s', want '%s'\n", i, m ? "(loaded)" : err.msg,
+            print_error("case %zu: got '%s', want '%s'\n", i, m ? "(loaded)" : err,
                         want ? want : "(loads)");
         assert_true(ok);
         if (m) {
@@ -541,17 +544,17 @@ static void test_inline_values(void **state)
     assert_non_null(os);
     memmove(os, os + strlen("os: {fault_4k: 1us, fault_2m: 5us, fault_1g: 100us}\n"),
             strlen(os + strlen("os: {fault_4k: 1us, fault_2m: 5us, fault_1g: 100us}\n")) + 1);
-    cfg_error_t err;
-    cfg_machine_t *m = cfg_machine_load_string(text, strlen(text), "dir/inline.yml", &err);
+    char err[512] = "";
+    machine_t *m = cfg_machine_load_string(text, strlen(text), "dir/inline.yml", err, sizeof err);
     if (!m)
-        print_error("%s\n", err.msg);
+        print_error("%s\n", err);
     assert_non_null(m);
     assert_int_equal(m->ws_enter_lines, 16);
     assert_true(m->ws_l3_bytes == 524288);
     /* 40 GiB/s at 2.5 GHz = 40 * 2^30 / 2.5e9 B/cycle; 250 cycles at 2.5 GHz = 100 ns */
     assert_true(near(m->string_bpc, 40.0 * 1073741824.0 / 2.5e9));
     assert_true(near(m->resched_ns, 100.0));
-    assert_int_equal(m->features, CFG_FEAT_DCZVA | CFG_FEAT_MOPS);
+    assert_int_equal(m->features, MACHINE_FEAT_DCZVA | MACHINE_FEAT_MOPS);
     cfg_machine_destroy(m);
 }
 
@@ -565,16 +568,16 @@ static void test_string_length(void **state)
             desc[i] = (char)('0' + i % 10);
         desc[len] = '\0';
         snprintf(text, sizeof(text), "%sdescription: \"%s\"\n", inline_base, desc);
-        cfg_error_t err;
-        cfg_machine_t *m = cfg_machine_load_string(text, strlen(text), "inline.yaml", &err);
+        char err[512] = "";
+        machine_t *m = cfg_machine_load_string(text, strlen(text), "inline.yaml", err, sizeof err);
         if (len == 255) {
             assert_non_null(m);
             assert_int_equal(strlen(m->description), 255);
         } else {
             assert_null(m);
-            assert_string_equal(err.msg, "inline.yaml:14:14: description: "
-                                         "012345678901234567890123456789012345678901234567...: "
-                                         "longer than 255 characters");
+            assert_string_equal(err, "inline.yaml:14:14: description: "
+                                     "012345678901234567890123456789012345678901234567...: "
+                                     "longer than 255 characters");
         }
         cfg_machine_destroy(m);
     }
@@ -584,43 +587,44 @@ static void test_resolve(void **state)
 {
     (void)state;
     char path[512];
-    cfg_error_t err;
+    char err[512] = "";
     unsetenv("CLEARSIM_CONFIGS");
     assert_string_equal(cfg_configs_dir(), SRC "/configs");
-    assert_int_equal(cfg_machine_resolve("zen3-epyc-7j13", path, sizeof(path), &err), 0);
+    assert_int_equal(cfg_machine_resolve("zen3-epyc-7j13", path, sizeof(path), err, sizeof err), 0);
     assert_string_equal(path, SRC "/configs/zen3-epyc-7j13.yaml");
-    assert_int_equal(cfg_machine_resolve("nope", path, sizeof(path), &err), -1);
-    assert_non_null(strstr(err.msg, "--machine nope: no machine file"));
-    assert_non_null(strstr(err.msg, "clearsim machines"));
-    assert_int_equal(cfg_machine_resolve("host", path, sizeof(path), &err), -1);
-    assert_non_null(strstr(err.msg, "not a machine file name here"));
-    assert_int_equal(cfg_machine_resolve("./my/box.yaml", path, sizeof(path), &err), 0);
+    assert_int_equal(cfg_machine_resolve("nope", path, sizeof(path), err, sizeof err), -1);
+    assert_non_null(strstr(err, "--machine nope: no machine file"));
+    assert_non_null(strstr(err, "clearsim machines"));
+    assert_int_equal(cfg_machine_resolve("host", path, sizeof(path), err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a machine file name here"));
+    assert_int_equal(cfg_machine_resolve("./my/box.yaml", path, sizeof(path), err, sizeof err), 0);
     assert_string_equal(path, "./my/box.yaml");
-    assert_int_equal(cfg_machine_resolve("box.yml", path, sizeof(path), &err), 0);
+    assert_int_equal(cfg_machine_resolve("box.yml", path, sizeof(path), err, sizeof err), 0);
     assert_string_equal(path, "box.yml");
-    assert_int_equal(cfg_machine_resolve("", path, sizeof(path), &err), -1);
-    assert_int_equal(cfg_machine_resolve("a b", path, sizeof(path), &err), -1);
-    assert_non_null(strstr(err.msg, "not a machine name"));
+    assert_int_equal(cfg_machine_resolve("", path, sizeof(path), err, sizeof err), -1);
+    assert_int_equal(cfg_machine_resolve("a b", path, sizeof(path), err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a machine name"));
     char tiny[8];
-    assert_int_equal(cfg_machine_resolve("./long/path.yaml", tiny, sizeof(tiny), &err), -1);
-    assert_non_null(strstr(err.msg, "too long"));
+    assert_int_equal(cfg_machine_resolve("./long/path.yaml", tiny, sizeof(tiny), err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "too long"));
 
     /* $CLEARSIM_CONFIGS */
     setenv("CLEARSIM_CONFIGS", FIX "/good", 1);
     assert_string_equal(cfg_configs_dir(), FIX "/good");
-    char names[8][CFG_NAME_MAX];
+    char names[8][MACHINE_NAME_MAX];
     size_t n = 0;
-    assert_int_equal(cfg_machine_list(names, 8, &n, &err), 0);
+    assert_int_equal(cfg_machine_list(names, 8, &n, err, sizeof err), 0);
     assert_true(n >= 2); /* sorted: converted, minimal, then any others */
     assert_string_equal(names[0], "converted");
     assert_string_equal(names[1], "minimal");
-    assert_int_equal(cfg_machine_list(names, 1, &n, &err), -1);
-    assert_non_null(strstr(err.msg, "more than 1 machine files"));
-    assert_int_equal(cfg_machine_resolve("minimal", path, sizeof(path), &err), 0);
+    assert_int_equal(cfg_machine_list(names, 1, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "more than 1 machine files"));
+    assert_int_equal(cfg_machine_resolve("minimal", path, sizeof(path), err, sizeof err), 0);
     assert_string_equal(path, FIX "/good/minimal.yaml");
     setenv("CLEARSIM_CONFIGS", FIX "/no-such-dir", 1);
-    assert_int_equal(cfg_machine_list(names, 4, &n, &err), -1);
-    assert_non_null(strstr(err.msg, "cannot list machine files"));
+    assert_int_equal(cfg_machine_list(names, 4, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot list machine files"));
     unsetenv("CLEARSIM_CONFIGS");
 }
 
@@ -630,13 +634,13 @@ static void test_key_table(void **state)
     (void)state;
     size_t n = 0;
     const cfg_key_t *k = cfg_keys(&n);
-    cfg_machine_t *m = load_ok(SRC "/configs/zen3-epyc-7j13.yaml");
+    machine_t *m = load_ok(SRC "/configs/zen3-epyc-7j13.yaml");
     assert_true(n > 80);
     for (size_t i = 0; i < n; i++) {
         assert_non_null(k[i].doc);
         assert_true(strlen(k[i].doc) > 10);
         assert_false(k[i].required && k[i].deflt);
-        assert_true(k[i].offset + k[i].size <= sizeof(cfg_machine_t));
+        assert_true(k[i].offset + k[i].size <= sizeof(machine_t));
         assert_ptr_equal(cfg_key_find(k[i].path), &k[i]);
         for (size_t j = i + 1; j < n; j++) {
             assert_true(strcmp(k[i].path, k[j].path) != 0);
@@ -707,26 +711,27 @@ static void test_key_format(void **state)
 static void test_key_get_set(void **state)
 {
     (void)state;
-    cfg_machine_t *m = load_ok(SRC "/configs/zen3-epyc-7j13.yaml");
-    cfg_error_t err;
+    machine_t *m = load_ok(SRC "/configs/zen3-epyc-7j13.yaml");
+    char err[512] = "";
     double v = 0;
     const cfg_key_t *lat = cfg_key_find("l2.latency");
     assert_int_equal(cfg_key_get(m, lat, &v), 0);
     assert_true(v == 12);
-    assert_int_equal(cfg_key_set(m, lat, 14.5, &err), 0);
+    assert_int_equal(cfg_key_set(m, lat, 14.5, err, sizeof err), 0);
     assert_true(m->l2.latency_cycles == 14.5);
-    assert_int_equal(cfg_key_set(m, lat, 5000, &err), -1);
-    assert_non_null(strstr(err.msg, "l2.latency"));
+    assert_int_equal(cfg_key_set(m, lat, 5000, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l2.latency"));
     const cfg_key_t *mshrs = cfg_key_find("l1.mshrs");
-    assert_int_equal(cfg_key_set(m, mshrs, 9.6, &err), 0);
+    assert_int_equal(cfg_key_set(m, mshrs, 9.6, err, sizeof err), 0);
     assert_int_equal(m->l1.mshrs, 10);
     assert_int_equal(cfg_key_get(m, cfg_key_find("l3.size"), &v), 0);
     assert_true(v == 33554432.0);
     /* the elide threshold follows its fraction: 0.5 x 32 MiB */
-    assert_int_equal(cfg_key_set(m, cfg_key_find("string.elide.threshold_fraction"), 0.5, &err), 0);
+    assert_int_equal(
+        cfg_key_set(m, cfg_key_find("string.elide.threshold_fraction"), 0.5, err, sizeof err), 0);
     assert_true(m->elide_threshold_bytes == 16777216);
     assert_int_equal(cfg_key_get(m, cfg_key_find("name"), &v), -1);
-    assert_int_equal(cfg_key_set(m, cfg_key_find("pmu"), 0, &err), -1);
+    assert_int_equal(cfg_key_set(m, cfg_key_find("pmu"), 0, err, sizeof err), -1);
     cfg_machine_destroy(m);
 }
 

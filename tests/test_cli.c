@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "sim/cli.h"
+#include "sim/cli/options.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -47,21 +47,21 @@ static void test_defaults_and_values(void **state)
                     "--exact",    "--seed",    "0x10",
                     "-f",         "memset",    NULL};
     assert_int_equal(parse(ARGC(argv), argv), CLI_OK);
-    assert_string_equal(parsed.machine, "zen3-epyc-7j13");
-    assert_int_equal(parsed.spec.kind, WL_MMAP);
-    assert_int_equal(parsed.spec.size_bytes, 64ull << 20);
-    assert_int_equal(parsed.spec.loops, 3);
-    assert_int_equal(parsed.spec.page_bytes, 2ull << 20);
-    assert_int_equal(parsed.spec.caller, WL_CALLER_EXTENT);
-    assert_true(parsed.caller_given);
-    assert_int_equal(parsed.spec.preempt, CALLER_PREEMPT_LAZY);
-    assert_int_equal(parsed.spec.fault, WL_FAULT_POPULATE);
-    assert_int_equal(parsed.spec.extent_cap_bytes, 16ull << 20);
+    assert_string_equal(parsed.point.machine, "zen3-epyc-7j13");
+    assert_int_equal(parsed.point.spec.kind, WL_MMAP);
+    assert_int_equal(parsed.point.spec.size_bytes, 64ull << 20);
+    assert_int_equal(parsed.point.spec.loops, 3);
+    assert_int_equal(parsed.point.spec.page_bytes, 2ull << 20);
+    assert_int_equal(parsed.point.spec.caller, WL_CALLER_EXTENT);
+    assert_true(parsed.point.caller_given);
+    assert_int_equal(parsed.point.spec.preempt, CALLER_PREEMPT_LAZY);
+    assert_int_equal(parsed.point.spec.fault, WL_FAULT_POPULATE);
+    assert_int_equal(parsed.point.spec.extent_cap_bytes, 16ull << 20);
     assert_int_equal(parsed.format, REPORT_FMT_JSON);
-    assert_true(parsed.opts.exact);
-    assert_int_equal(parsed.opts.seed, 16);
-    assert_string_equal(parsed.spec.function, "memset");
-    assert_true(parsed.function_given);
+    assert_true(parsed.point.opts.exact);
+    assert_int_equal(parsed.point.opts.seed, 16);
+    assert_string_equal(parsed.point.spec.function, "memset");
+    assert_true(parsed.point.function_given);
 }
 
 static void test_later_option_wins(void **state)
@@ -71,9 +71,9 @@ static void test_later_option_wins(void **state)
                     "2MB",      "--fill",    "7",        "--fill=0x2a", "--machine", "b",
                     "--format", "csv",       "--format", "text",        NULL};
     assert_int_equal(parse(ARGC(argv), argv), CLI_OK);
-    assert_int_equal(parsed.spec.size_bytes, 2ull << 20);
-    assert_int_equal(parsed.spec.fill, 42);
-    assert_string_equal(parsed.machine, "b");
+    assert_int_equal(parsed.point.spec.size_bytes, 2ull << 20);
+    assert_int_equal(parsed.point.spec.fill, 42);
+    assert_string_equal(parsed.point.machine, "b");
     assert_int_equal(parsed.format, REPORT_FMT_TEXT);
 }
 
@@ -122,11 +122,11 @@ static void test_chunk_larger_than_size(void **state)
     /* equal is fine; the order of the options does not matter */
     char *ok[] = {"run", "-k", "2MB", "--machine", "m", "-s", "2MB", NULL};
     assert_int_equal(parse(ARGC(ok), ok), CLI_OK);
-    assert_int_equal(parsed.spec.chunk_bytes, 2ull << 20);
+    assert_int_equal(parsed.point.spec.chunk_bytes, 2ull << 20);
     /* the size limit itself is accepted */
     char *big[] = {"run", "--machine", "m", "-s", "1TB", NULL};
     assert_int_equal(parse(ARGC(big), big), CLI_OK);
-    assert_int_equal(parsed.spec.size_bytes, 1ull << 40);
+    assert_int_equal(parsed.point.spec.size_bytes, 1ull << 40);
 }
 
 static void test_machine_required(void **state)
@@ -196,30 +196,30 @@ static void test_list(void **state)
 static void test_machine_defaults(void **state)
 {
     (void)state;
-    static cfg_machine_t m;
+    static machine_t m;
     memset(&m, 0, sizeof m);
-    m.isa = CFG_ISA_X86_64;
-    m.features = CFG_FEAT_ERMS | CFG_FEAT_REP_GOOD;
-    assert_string_equal(cli_default_function(&m), "rep_stosb");
-    m.features = CFG_FEAT_REP_GOOD;
-    assert_string_equal(cli_default_function(&m), "rep_stosq");
+    m.isa = MACHINE_ISA_X86_64;
+    m.features = MACHINE_FEAT_ERMS | MACHINE_FEAT_REP_GOOD;
+    assert_string_equal(point_default_function(&m), "rep_stosb");
+    m.features = MACHINE_FEAT_REP_GOOD;
+    assert_string_equal(point_default_function(&m), "rep_stosq");
     m.features = 0;
-    assert_string_equal(cli_default_function(&m), "unrolled");
-    m.isa = CFG_ISA_ARM64;
-    m.features = CFG_FEAT_ERMS; /* meaningless on arm64; ignored */
-    assert_string_equal(cli_default_function(&m), "memset");
+    assert_string_equal(point_default_function(&m), "unrolled");
+    m.isa = MACHINE_ISA_ARM64;
+    m.features = MACHINE_FEAT_ERMS; /* meaningless on arm64; ignored */
+    assert_string_equal(point_default_function(&m), "memset");
 
     char *argv[] = {"run", "--machine", "m", "--workload", "mmap", NULL};
     assert_int_equal(parse(ARGC(argv), argv), CLI_OK);
-    cli_apply_defaults(&parsed, &m);
-    assert_string_equal(parsed.spec.function, "memset");
-    assert_int_equal(parsed.spec.caller, WL_CALLER_PAGE);
+    point_apply_defaults(&parsed.point, &m);
+    assert_string_equal(parsed.point.spec.function, "memset");
+    assert_int_equal(parsed.point.spec.caller, WL_CALLER_PAGE);
 
     char *argv2[] = {"run", "--machine", "m", "-f", "rep_stosb", "--caller", "extent", NULL};
     assert_int_equal(parse(ARGC(argv2), argv2), CLI_OK);
-    cli_apply_defaults(&parsed, &m);
-    assert_string_equal(parsed.spec.function, "rep_stosb"); /* given: kept */
-    assert_int_equal(parsed.spec.caller, WL_CALLER_EXTENT);
+    point_apply_defaults(&parsed.point, &m);
+    assert_string_equal(parsed.point.spec.function, "rep_stosb"); /* given: kept */
+    assert_int_equal(parsed.point.spec.caller, WL_CALLER_EXTENT);
 }
 
 int main(void)

@@ -14,9 +14,10 @@
 
 #include <cmocka.h>
 
-#include "sim/cfg.h"
-#include "sim/detect.h"
-#include "sim/host.h"
+#include "sim/host/pick.h"
+#include "sim/machine/cfg.h"
+#include "sim/host/detect.h"
+#include "sim/host/host.h"
 
 #define KiB (1ull << 10)
 #define MiB (1ull << 20)
@@ -54,7 +55,7 @@ static void test_host_yaml(void **state)
 {
     (void)state;
     host_info_t h;
-    char err[512], why[512], path[CFG_TEXT_MAX];
+    char err[512], why[512], path[MACHINE_TEXT_MAX];
     assert_int_equal(host_detect(&h, err, sizeof err), 0);
     if (detect_nearest(&h, path, sizeof path, why, sizeof why, err, sizeof err) != 0) {
         printf("SKIP: %s\n", err);
@@ -68,10 +69,10 @@ static void test_host_yaml(void **state)
     assert_non_null(strstr(yaml, "\n  freq: 2.35GHz "));
     assert_non_null(strstr(yaml, "# detected: "));
     assert_non_null(strstr(yaml, "# not measured: from "));
-    cfg_error_t cerr = {{0}};
-    cfg_machine_t *m = cfg_machine_load_string(yaml, strlen(yaml), "testhost.yaml", &cerr);
+    char cerr[512] = "";
+    machine_t *m = cfg_machine_load_string(yaml, strlen(yaml), "testhost.yaml", cerr, sizeof cerr);
     if (!m)
-        fail_msg("does not load: %s", cerr.msg);
+        fail_msg("does not load: %s", cerr);
     assert_int_equal(m->isa, h.isa);
     assert_int_equal(m->family, h.family);
     assert_int_equal(m->model, h.model);

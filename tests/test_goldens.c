@@ -19,11 +19,12 @@
 
 #include <cmocka.h>
 
-#include "sim/calibrate.h"
-#include "sim/cfg.h"
+#include "sim/study/calibrate.h"
+#include "sim/machine/catalog.h"
+#include "sim/machine/cfg.h"
 
 typedef struct golden {
-    cfg_machine_t *m;
+    machine_t *m;
     cal_data_t *d;
     double pred[CAL_CASES_MAX];
 } golden_t;
@@ -31,12 +32,12 @@ typedef struct golden {
 static void load(golden_t *g, const char *machine)
 {
     char path[1024], data[1200], err[512];
-    cfg_error_t e = {{0}};
-    if (cfg_machine_resolve(machine, path, sizeof(path), &e))
-        fail_msg("%s", e.msg);
-    g->m = cfg_machine_load(path, &e);
+    char e[512] = "";
+    if (cfg_machine_resolve(machine, path, sizeof(path), e, sizeof e))
+        fail_msg("%s", e);
+    g->m = cfg_machine_load(path, e, sizeof e);
     if (!g->m)
-        fail_msg("%s", e.msg);
+        fail_msg("%s", e);
     snprintf(data, sizeof(data), "%s/data/calibration/%s.yaml", CLEARSIM_SOURCE_DIR, machine);
     g->d = cal_load(data, g->m, err, sizeof(err));
     if (!g->d)

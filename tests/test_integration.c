@@ -13,21 +13,22 @@
 
 #include <cmocka.h>
 
-#include "sim/cfg.h"
-#include "sim/run.h"
+#include "sim/machine/catalog.h"
+#include "sim/machine/cfg.h"
+#include "sim/engine/run.h"
 
-static cfg_machine_t *milan;
+static machine_t *milan;
 
 static int setup(void **state)
 {
     (void)state;
     char path[1024];
-    cfg_error_t e = {{0}};
-    if (cfg_machine_resolve("zen3-epyc-7j13", path, sizeof(path), &e))
+    char e[512] = "";
+    if (cfg_machine_resolve("zen3-epyc-7j13", path, sizeof(path), e, sizeof e))
         return -1;
-    milan = cfg_machine_load(path, &e);
+    milan = cfg_machine_load(path, e, sizeof e);
     if (!milan)
-        fprintf(stderr, "%s\n", e.msg);
+        fprintf(stderr, "%s\n", e);
     return milan ? 0 : -1;
 }
 

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "kernels/kernels.h"
-#include "sim/host.h"
+#include "sim/host/host.h"
 
 #define GUARD_FILL 0xA5
 
@@ -61,7 +61,7 @@ static void test_kernel(void **state)
 {
     const kern_info_t *k = *state;
     char why[256];
-    if (!kern_native_supported(k, &host, why, sizeof why)) {
+    if (!kern_native_supported(k, host.isa, host.features, host_name(&host), why, sizeof why)) {
         print_message("[ SKIP     ] %s: %s\n", k->name, why);
         skip();
     }

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "kernels/kernels.h"
-#include "sim/trace.h"
+#include "models/base/trace.h"
 
 #define BASE 0x100000000000ull
 
@@ -45,7 +45,7 @@ static void rec_free(rec_t *r)
 }
 
 /* Run kernel `name` on machine m over [addr, addr + len) and record the ops. */
-static void run(rec_t *r, const char *name, const cfg_machine_t *m, uint64_t addr, uint64_t len,
+static void run(rec_t *r, const char *name, const machine_t *m, uint64_t addr, uint64_t len,
                 uint8_t fill, bool coalesce)
 {
     const kern_info_t *k = kern_find(name);
@@ -60,25 +60,25 @@ static void run(rec_t *r, const char *name, const cfg_machine_t *m, uint64_t add
     trace_destroy(t);
 }
 
-static void machine_x86(cfg_machine_t *m)
+static void machine_x86(machine_t *m)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "test-x86");
-    m->isa = CFG_ISA_X86_64;
-    m->features = CFG_FEAT_ERMS | CFG_FEAT_FSRM | CFG_FEAT_CLZERO | CFG_FEAT_AVX2 |
-                  CFG_FEAT_AVX512 | CFG_FEAT_SSE2;
+    m->isa = MACHINE_ISA_X86_64;
+    m->features = MACHINE_FEAT_ERMS | MACHINE_FEAT_FSRM | MACHINE_FEAT_CLZERO | MACHINE_FEAT_AVX2 |
+                  MACHINE_FEAT_AVX512 | MACHINE_FEAT_SSE2;
     m->zva_block_bytes = 64;
     m->memset_vec_bytes = 32;
     m->memset_stosb_bytes = 2048;
     m->memset_nt_bytes = 65536;
 }
 
-static void machine_arm(cfg_machine_t *m)
+static void machine_arm(machine_t *m)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "test-arm");
-    m->isa = CFG_ISA_ARM64;
-    m->features = CFG_FEAT_DCZVA;
+    m->isa = MACHINE_ISA_ARM64;
+    m->features = MACHINE_FEAT_DCZVA;
     m->zva_block_bytes = 64;
     m->memset_vec_bytes = 16;
     m->memset_zva_bytes = 256;
@@ -143,7 +143,7 @@ static size_t count_kind(const rec_t *r, trace_kind_t kind)
 static void test_movnti_256(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     rec_t r;
     run(&r, "movnti", &m, BASE, 256, 0, false);
@@ -157,7 +157,7 @@ static void test_movnti_256(void **state)
 static void test_rep_stos(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     rec_t r;
     run(&r, "rep_stosb", &m, BASE, 4096, 0x5a, false);
@@ -176,7 +176,7 @@ static void test_rep_stos(void **state)
 static void test_unrolled_128(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     rec_t r;
     run(&r, "unrolled", &m, BASE, 128, 0xff, false);
@@ -189,7 +189,7 @@ static void test_unrolled_128(void **state)
 static void test_clzero_256(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     rec_t r;
     run(&r, "clzero", &m, BASE, 256, 0, false);
@@ -204,7 +204,7 @@ static void test_clzero_256(void **state)
 static void test_vector_kernels(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     rec_t r;
     run(&r, "avx2", &m, BASE, 128, 1, false);
@@ -232,7 +232,7 @@ static void test_vector_kernels(void **state)
 static void test_stp_stnp(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_arm(&m);
     rec_t r;
     run(&r, "stp", &m, BASE, 128, 0x7f, false);
@@ -251,7 +251,7 @@ static void test_stp_stnp(void **state)
 static void test_dc_zva_blocks(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_arm(&m);
     rec_t r;
     run(&r, "dc_zva", &m, BASE, 256, 0, false);
@@ -273,9 +273,9 @@ static void test_dc_zva_blocks(void **state)
 static void test_mops(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_arm(&m);
-    m.features |= CFG_FEAT_MOPS;
+    m.features |= MACHINE_FEAT_MOPS;
     rec_t r;
     run(&r, "mops", &m, BASE, 4096, 7, false);
     assert_int_equal(r.n, 1);
@@ -293,7 +293,7 @@ static void test_mops(void **state)
 static void test_memset_x86_small(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m); /* VEC 32, rep stosb >= 2048, NT >= 65536 */
     rec_t r;
 
@@ -339,7 +339,7 @@ static void test_memset_x86_small(void **state)
 static void test_memset_x86_thresholds(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     rec_t r;
 
@@ -395,7 +395,7 @@ static void test_memset_x86_thresholds(void **state)
 static void test_memset_arm64(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_arm(&m); /* W 16, DC ZVA at >= 256 with 64-byte blocks */
     rec_t r;
 
@@ -429,13 +429,13 @@ static void test_memset_arm64(void **state)
     check_coverage(&r, BASE + 16, 512);
     rec_free(&r);
 
-    m.features &= ~(uint32_t)CFG_FEAT_DCZVA; /* DC ZVA prohibited: STP */
+    m.features &= ~(uint32_t)MACHINE_FEAT_DCZVA; /* DC ZVA prohibited: STP */
     run(&r, "memset", &m, BASE, 4096, 0, false);
     assert_int_equal(count_kind(&r, TRACE_LINE_ZERO), 0);
     assert_int_equal(count_kind(&r, TRACE_STORE), 256);
     rec_free(&r);
 
-    m.features |= CFG_FEAT_MOPS; /* MOPS present but libc.memset.mops false */
+    m.features |= MACHINE_FEAT_MOPS; /* MOPS present but libc.memset.mops false */
     run(&r, "memset", &m, BASE, 4096, 0, false);
     assert_int_equal(count_kind(&r, TRACE_STRING), 0);
     rec_free(&r);
@@ -453,7 +453,7 @@ static void test_memset_arm64(void **state)
 static void test_coalescing(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     rec_t r;
     run(&r, "unrolled", &m, BASE, 4096, 0, true);
@@ -500,7 +500,7 @@ static void test_coalescing(void **state)
 static void test_checks(void **state)
 {
     (void)state;
-    cfg_machine_t x86, arm;
+    machine_t x86, arm;
     machine_x86(&x86);
     machine_arm(&arm);
     char err[256];
@@ -517,7 +517,7 @@ static void test_checks(void **state)
 
     const kern_info_t *clz = kern_find("clzero");
     assert_int_equal(kern_check_machine(clz, &x86, err, sizeof err), 0);
-    x86.features &= ~(uint32_t)CFG_FEAT_CLZERO;
+    x86.features &= ~(uint32_t)MACHINE_FEAT_CLZERO;
     assert_int_equal(kern_check_machine(clz, &x86, err, sizeof err), -1);
     assert_string_equal(err, "function 'clzero' needs CPU feature clzero, which machine "
                              "'test-x86' lacks");

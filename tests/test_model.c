@@ -16,7 +16,7 @@
 
 #define BASE 0x100000000ull
 
-static model_t *mk(const cfg_machine_t *m)
+static model_t *mk(const machine_t *m)
 {
     char err[256] = "";
     model_t *md = model_create(m, 1, err, sizeof(err));
@@ -59,7 +59,7 @@ static stats_t finish(model_t *md)
 static void test_rfo_count(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     model_t *md = mk(&m);
     lines(md, TRACE_STORE, BASE, 16);
@@ -78,7 +78,7 @@ static void test_rfo_count(void **state)
 static void test_coalescing_invariant(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     model_t *a = mk(&m), *b = mk(&m);
     lines(a, TRACE_STORE, BASE, 32);
@@ -97,7 +97,7 @@ static void test_coalescing_invariant(void **state)
 static void test_nt_full_line_no_read(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     model_t *md = mk(&m);
     lines(md, TRACE_STORE_NT, BASE, 4);
@@ -119,7 +119,7 @@ static void test_nt_full_line_no_read(void **state)
     assert_int_equal(st.bytes[ST_DRAM_WRITES], 8);
     model_destroy(md);
 
-    m.nt_partial = CFG_NT_PARTIAL_RMW;
+    m.nt_partial = MACHINE_NT_PARTIAL_RMW;
     md = mk(&m);
     op(md, TRACE_STORE_NT, BASE, 8, 1, 8, 0, 0);
     op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
@@ -132,7 +132,7 @@ static void test_nt_full_line_no_read(void **state)
 static void test_nt_invalidates(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     model_t *md = mk(&m);
     lines(md, TRACE_STORE, BASE, 1); /* line now dirty in L1 */
@@ -150,7 +150,7 @@ static void test_nt_invalidates(void **state)
 static void test_fence_waits_for_wc(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     model_t *md = mk(&m);
     lines(md, TRACE_STORE_NT, BASE, 1);
@@ -177,7 +177,7 @@ static void test_fence_waits_for_wc(void **state)
 static void test_victim_l3(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     model_t *md = mk(&m);
     for (int i = 0; i < 16; i++)
@@ -198,7 +198,7 @@ static void test_victim_l3(void **state)
     assert_int_equal(st.count[ST_L3_HITS], 1);
     model_destroy(md);
 
-    m.l3.incl = CFG_INCL_NINE;
+    m.l3.incl = MACHINE_INCL_NINE;
     md = mk(&m);
     for (int i = 0; i < 17; i++)
         op(md, TRACE_LOAD, BASE + 64ull * i, 8, 1, 8, 0, 0);
@@ -212,7 +212,7 @@ static void test_victim_l3(void **state)
 static void test_dirty_writebacks_reach_memory(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     model_t *md = mk(&m);
     op(md, TRACE_STORE, BASE, 128 * 64, 1024, 8, 0, 0);
@@ -229,11 +229,11 @@ static void test_dirty_writebacks_reach_memory(void **state)
 static void test_prefetch_boundary(void **state)
 {
     (void)state;
-    cfg_prefetch_t c = {.enabled = true,
-                        .train_lines = 2,
-                        .degree_lines = 4,
-                        .distance_lines = 8,
-                        .boundary_bytes = 4096};
+    machine_prefetch_t c = {.enabled = true,
+                            .train_lines = 2,
+                            .degree_lines = 4,
+                            .distance_lines = 8,
+                            .boundary_bytes = 4096};
     pf_t *p = pf_create(&c, 64);
     uint64_t out[16];
     uint64_t page = 0x10000;
@@ -288,7 +288,7 @@ static void test_prefetch_boundary(void **state)
 static void test_string_lookahead_crosses_page(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     m.l2.size_bytes = 64 * 1024; /* big enough: no evictions to memory */
     m.l2.sets = 64;
@@ -330,7 +330,7 @@ static void test_string_lookahead_crosses_page(void **state)
 static void test_string_l1_fill_buffers(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     m.l2.mshrs = 16;
     uint64_t cyc[2][2];
@@ -366,15 +366,15 @@ static void test_prefetch_stores(void **state)
     for (int level = 1; level <= 2; level++) {
         for (int stores = 0; stores < 2; stores++) {
             for (int load = 0; load < 2; load++) {
-                cfg_machine_t m;
+                machine_t m;
                 tiny_machine(&m);
-                cfg_prefetch_t *p = level == 1 ? &m.l1.prefetch : &m.l2.prefetch;
-                *p = (cfg_prefetch_t){.enabled = true,
-                                      .train_lines = 2,
-                                      .degree_lines = 1,
-                                      .distance_lines = 1,
-                                      .boundary_bytes = 4096,
-                                      .stores = stores};
+                machine_prefetch_t *p = level == 1 ? &m.l1.prefetch : &m.l2.prefetch;
+                *p = (machine_prefetch_t){.enabled = true,
+                                          .train_lines = 2,
+                                          .degree_lines = 1,
+                                          .distance_lines = 1,
+                                          .boundary_bytes = 4096,
+                                          .stores = stores};
                 model_t *md = mk(&m);
                 lines(md, load ? TRACE_LOAD : TRACE_STORE, BASE, 16);
                 stats_t st = finish(md);
@@ -394,12 +394,12 @@ static void test_prefetch_stores(void **state)
 static void test_startup_interpolation(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     m.n_startup = 3;
-    m.startup[0] = (cfg_point_t){.len_bytes = 0, .cycles = 30};
-    m.startup[1] = (cfg_point_t){.len_bytes = 4096, .cycles = 50};
-    m.startup[2] = (cfg_point_t){.len_bytes = 8192, .cycles = 90};
+    m.startup[0] = (machine_point_t){.len_bytes = 0, .cycles = 30};
+    m.startup[1] = (machine_point_t){.len_bytes = 4096, .cycles = 50};
+    m.startup[2] = (machine_point_t){.len_bytes = 8192, .cycles = 90};
     assert_true(string_startup_cycles(&m, 0) == 30);
     assert_true(string_startup_cycles(&m, 2048) == 40);
     assert_true(string_startup_cycles(&m, 4095) > 49.99 && string_startup_cycles(&m, 4095) < 50);
@@ -414,7 +414,7 @@ static void test_startup_interpolation(void **state)
 static void test_elide_threshold(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     m.elide_enabled = true;
     m.elide_threshold_bytes = 2048;
@@ -441,7 +441,7 @@ static void test_elide_threshold(void **state)
     assert_int_equal(st.count[ST_STRING_ELIDED_LINES], 32);
     model_destroy(md);
 
-    m.elide_mode = CFG_ELIDE_REMAINING;
+    m.elide_mode = MACHINE_ELIDE_REMAINING;
     md = mk(&m);
     op(md, TRACE_STRING, BASE, 4096, 1, 1, 0, 0);
     st = finish(md);
@@ -458,7 +458,7 @@ static void test_elide_threshold(void **state)
 static void test_write_streaming(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     m.ws_enabled = true;
     m.ws_enter_lines = 4;
@@ -506,7 +506,7 @@ static void test_write_streaming(void **state)
     /* A DC ZVA enters the mode at once: none of its lines allocates in L1;
      * the thresholds still count from the first line (lines 0..5 to L2,
      * line 6 to L3, line 7 around the caches). */
-    m.lz_policy = CFG_LZ_ALLOCATE;
+    m.lz_policy = MACHINE_LZ_ALLOCATE;
     md = mk(&m);
     for (int i = 0; i < 8; i++)
         op(md, TRACE_LINE_ZERO, BASE + 64ull * i, 64, 1, 64, 0, 0);
@@ -523,9 +523,9 @@ static void test_write_streaming(void **state)
 static void test_line_zero(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
-    m.lz_policy = CFG_LZ_MEMORY;
+    m.lz_policy = MACHINE_LZ_MEMORY;
     model_t *md = mk(&m);
     for (int i = 0; i < 8; i++)
         op(md, TRACE_LINE_ZERO, BASE + 64ull * i, 64, 1, 64, 0, 0);
@@ -534,7 +534,7 @@ static void test_line_zero(void **state)
     assert_int_equal(st.count[ST_DRAM_WRITES], 8);
     model_destroy(md);
 
-    m.lz_policy = CFG_LZ_ALLOCATE;
+    m.lz_policy = MACHINE_LZ_ALLOCATE;
     md = mk(&m);
     for (int i = 0; i < 8; i++)
         op(md, TRACE_LINE_ZERO, BASE + 64ull * i, 64, 1, 64, 0, 0);
@@ -548,7 +548,7 @@ static void test_line_zero(void **state)
 static void test_fault_cost(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     m.fault_4k_ns = 1000;
     m.fault_2m_ns = 5000;

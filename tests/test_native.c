@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "kernels/kernels.h"
-#include "sim/host.h"
-#include "sim/native.h"
+#include "sim/host/host.h"
+#include "sim/host/native_run.h"
 
 static host_info_t host;
 static native_result_t res; /* large: static, one test at a time */
@@ -90,7 +90,7 @@ static void test_kernel(void **state)
 {
     const kern_info_t *k = *state;
     char why[256], err[512];
-    if (!kern_native_supported(k, &host, why, sizeof why)) {
+    if (!kern_native_supported(k, host.isa, host.features, host_name(&host), why, sizeof why)) {
         skip_because("%s", why);
         skip();
     }
@@ -119,7 +119,7 @@ static void test_missing_feature_is_enotsup(void **state)
     (void)state;
     char why[256], err[512];
     for (const kern_info_t *k = kern_table(); k->name; k++) {
-        if (kern_native_supported(k, &host, why, sizeof why))
+        if (kern_native_supported(k, host.isa, host.features, host_name(&host), why, sizeof why))
             continue;
         wl_spec_t s;
         native_opts_t o;

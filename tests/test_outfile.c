@@ -1,6 +1,5 @@
 /*
- * test_outfile.c - atomic output files and reading CSV rows back
- * (sim/outfile.c).
+ * test_outfile.c - atomic output files (sim/output/outfile.c).
  *
  * Notes
  *  - Every case works in its own fresh directory under $TMPDIR (or /tmp) and
@@ -24,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/outfile.h"
+#include "sim/output/outfile.h"
 
 typedef struct tdir {
     char path[PATH_MAX];
@@ -300,87 +299,6 @@ static void test_open_limit(void **state)
     assert_string_equal(listing(d), "again");
 }
 
-/* ---- CSV ---------------------------------------------------------------- */
-
-typedef struct seen {
-    int rows;
-    char text[1024];
-    int stop_at; /* reject this row (1-based), 0 = none */
-} seen_t;
-
-static int collect(void *ctx, const outfile_csv_row_t *row, char *e, size_t elen)
-{
-    seen_t *s = ctx;
-    s->rows++;
-    if (s->rows == s->stop_at) {
-        snprintf(e, elen, "stop at line %zu", row->lineno);
-        return 1;
-    }
-    assert_int_equal(row->n, row->n_header);
-    char one[256];
-    snprintf(one, sizeof one, "%zu:", row->lineno);
-    strcat(s->text, one);
-    for (size_t i = 0; i < row->n; i++) {
-        snprintf(one, sizeof one, "%s%s=%s", i ? "," : "", row->header[i], row->fields[i]);
-        strcat(s->text, one);
-    }
-    strcat(s->text, "|");
-    return 0;
-}
-
-static void test_csv_rows(void **state)
-{
-    tdir_t *d = *state;
-    seen_t s = {0};
-    /* no file: no rows */
-    assert_int_equal(outfile_csv_rows(in(d, "none.csv"), collect, &s, err, sizeof err), 0);
-    spit(in(d, "empty.csv"), "");
-    assert_int_equal(outfile_csv_rows(in(d, "empty.csv"), collect, &s, err, sizeof err), 0);
-    spit(in(d, "head.csv"), "a,b\n");
-    assert_int_equal(outfile_csv_rows(in(d, "head.csv"), collect, &s, err, sizeof err), 0);
-    assert_int_equal(s.rows, 0);
-
-    /* quoting, an empty field, CRLF, an empty line, and a cut last line */
-    spit(in(d, "r.csv"), "name,\"x,y\"\r\n"
-                         "\"say \"\"hi\"\"\",\n"
-                         "\n"
-                         "plain,\"1,2\"\n"
-                         "cut,3");
-    assert_int_equal(outfile_csv_rows(in(d, "r.csv"), collect, &s, err, sizeof err), 2);
-    assert_string_equal(s.text, "2:name=say \"hi\",x,y=|4:name=plain,x,y=1,2|");
-    assert_int_equal(outfile_csv_rows(in(d, "r.csv"), NULL, NULL, err, sizeof err), 2);
-}
-
-static void test_csv_errors(void **state)
-{
-    tdir_t *d = *state;
-    seen_t s = {0};
-    spit(in(d, "short.csv"), "a,b,c\n1,2,3\n4,5\n");
-    assert_int_equal(outfile_csv_rows(in(d, "short.csv"), collect, &s, err, sizeof err), -1);
-    assert_non_null(strstr(err, "short.csv:3: 2 fields, but the header has 3"));
-
-    spit(in(d, "q.csv"), "a\n\"open\n");
-    assert_int_equal(outfile_csv_rows(in(d, "q.csv"), NULL, NULL, err, sizeof err), -1);
-    assert_non_null(strstr(err, "q.csv:2: a quoted field is not closed"));
-
-    spit(in(d, "q2.csv"), "a,b\n\"x\"y,1\n");
-    assert_int_equal(outfile_csv_rows(in(d, "q2.csv"), NULL, NULL, err, sizeof err), -1);
-    assert_non_null(strstr(err, "q2.csv:2: text after a closing quote"));
-
-    spit(in(d, "q3.csv"), "a,b\nx\"y,1\n");
-    assert_int_equal(outfile_csv_rows(in(d, "q3.csv"), NULL, NULL, err, sizeof err), -1);
-    assert_non_null(strstr(err, "q3.csv:2: a quote inside an unquoted field"));
-
-    /* the callback stops the read with its own reason */
-    spit(in(d, "ok.csv"), "a\n1\n2\n3\n");
-    seen_t stop = {.stop_at = 2};
-    assert_int_equal(outfile_csv_rows(in(d, "ok.csv"), collect, &stop, err, sizeof err), -1);
-    assert_string_equal(err, "stop at line 3");
-
-    assert_int_equal(outfile_csv_rows(d->path, NULL, NULL, err, sizeof err), -1);
-    assert_non_null(strstr(err, "cannot read"));
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,8 +311,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_keep_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleanup_signal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_limit, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_csv_rows, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_csv_errors, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

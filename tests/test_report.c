@@ -19,9 +19,9 @@
 #include <jansson.h>
 
 #include "kernels/kernels.h"
-#include "sim/report.h"
-#include "sim/run.h"
-#include "sim/workload.h"
+#include "sim/output/report.h"
+#include "sim/engine/run.h"
+#include "sim/engine/workload.h"
 
 /* ---- helpers ---- */
 
@@ -423,18 +423,18 @@ static void test_functions_json(void **state)
 static void test_machines(void **state)
 {
     (void)state;
-    static cfg_machine_t a, b;
+    static machine_t a, b;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     snprintf(a.name, sizeof a.name, "graviton3");
-    a.isa = CFG_ISA_ARM64;
+    a.isa = MACHINE_ISA_ARM64;
     snprintf(a.model_name, sizeof a.model_name, "Neoverse-V1");
     snprintf(a.description, sizeof a.description, "AWS Graviton3");
     snprintf(b.name, sizeof b.name, "zen3-epyc-7j13");
-    b.isa = CFG_ISA_X86_64;
+    b.isa = MACHINE_ISA_X86_64;
     snprintf(b.vendor, sizeof b.vendor, "amd");
     b.freq_ghz = 2.42;
-    const cfg_machine_t *ms[] = {&a, &b};
+    const machine_t *ms[] = {&a, &b};
 
     char *buf = NULL, err[256] = "";
     size_t len = 0;

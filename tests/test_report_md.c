@@ -30,8 +30,9 @@
 #include <limits.h>
 #include <unistd.h>
 
-#include "sim/cfg.h"
-#include "sim/report_md.h"
+#include "sim/machine/catalog.h"
+#include "sim/machine/cfg.h"
+#include "sim/study/report_md.h"
 
 static char err[1024];
 static char scratch[PATH_MAX];
@@ -106,12 +107,12 @@ static void test_read_fingerprint(void **state)
 static void test_select(void **state)
 {
     (void)state;
-    static char names[PREDMD_MACHINES_MAX][CFG_NAME_MAX];
-    static char all[PREDMD_MACHINES_MAX][CFG_NAME_MAX];
+    static char names[PREDMD_MACHINES_MAX][MACHINE_NAME_MAX];
+    static char all[PREDMD_MACHINES_MAX][MACHINE_NAME_MAX];
     size_t n = 0, n_all = 0;
     bool usage = true;
-    cfg_error_t cerr = {{0}};
-    assert_int_equal(cfg_machine_list(all, PREDMD_MACHINES_MAX, &n_all, &cerr), 0);
+    char cerr[512] = "";
+    assert_int_equal(cfg_machine_list(all, PREDMD_MACHINES_MAX, &n_all, cerr, sizeof cerr), 0);
 
     assert_int_equal(predmd_select("all", names, PREDMD_MACHINES_MAX, &n, &usage, err, sizeof err),
                      0);
@@ -151,12 +152,12 @@ static void test_select(void **state)
 
 static uint64_t fingerprint(const char *const *list, size_t n)
 {
-    static char names[4][CFG_NAME_MAX];
+    static char names[4][MACHINE_NAME_MAX];
     for (size_t i = 0; i < n; i++)
-        snprintf(names[i], CFG_NAME_MAX, "%s", list[i]);
+        snprintf(names[i], MACHINE_NAME_MAX, "%s", list[i]);
     uint64_t fp = 0;
     assert_int_equal(
-        predmd_fingerprint((const char(*)[CFG_NAME_MAX])names, n, &fp, err, sizeof err), 0);
+        predmd_fingerprint((const char(*)[MACHINE_NAME_MAX])names, n, &fp, err, sizeof err), 0);
     return fp;
 }
 
@@ -201,10 +202,10 @@ static void test_fingerprint_inputs(void **state)
 
     /* a directory that cannot be read */
     assert_int_equal(setenv("CLEARSIM_CONFIGS", "/nonexistent/clearsim-configs", 1), 0);
-    static char names[1][CFG_NAME_MAX] = {"a"};
+    static char names[1][MACHINE_NAME_MAX] = {"a"};
     uint64_t fp;
     assert_int_equal(
-        predmd_fingerprint((const char(*)[CFG_NAME_MAX])names, 1, &fp, err, sizeof err), -1);
+        predmd_fingerprint((const char(*)[MACHINE_NAME_MAX])names, 1, &fp, err, sizeof err), -1);
     assert_non_null(strstr(err, "/nonexistent/clearsim-configs"));
     unsetenv("CLEARSIM_CONFIGS");
 }
@@ -212,16 +213,16 @@ static void test_fingerprint_inputs(void **state)
 static void test_case_list(void **state)
 {
     (void)state;
-    static char names[2][CFG_NAME_MAX] = {"zen3-epyc-7j13", "graviton3"};
+    static char names[2][MACHINE_NAME_MAX] = {"zen3-epyc-7j13", "graviton3"};
     predmd_t *r =
-        predmd_create((const char(*)[CFG_NAME_MAX])names, 1, "zen3-epyc-7j13", err, sizeof err);
+        predmd_create((const char(*)[MACHINE_NAME_MAX])names, 1, "zen3-epyc-7j13", err, sizeof err);
     if (!r)
         fail_msg("predmd_create: %s", err);
     assert_int_equal(predmd_n_rows(r), 16 + 3 + 3);
     assert_int_equal(predmd_n_runs(r), 5 + 3 + 3);
     predmd_destroy(r);
 
-    r = predmd_create((const char(*)[CFG_NAME_MAX])names, 2, "zen3-epyc-7j13,graviton3", err,
+    r = predmd_create((const char(*)[MACHINE_NAME_MAX])names, 2, "zen3-epyc-7j13,graviton3", err,
                       sizeof err);
     if (!r)
         fail_msg("predmd_create: %s", err);

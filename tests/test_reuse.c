@@ -22,9 +22,9 @@
 #include <cmocka.h>
 
 #include "models/stats.h"
-#include "sim/run.h"
-#include "sim/trace.h"
-#include "sim/workload.h"
+#include "sim/engine/run.h"
+#include "models/base/trace.h"
+#include "sim/engine/workload.h"
 #include "tiny_machine.h"
 
 typedef struct rec {
@@ -65,7 +65,7 @@ static uint64_t rec_mark(void *ctx, wl_mark_t mark)
     return 0;
 }
 
-static void trace_spec(const wl_spec_t *s, const cfg_machine_t *m, rec_t *r)
+static void trace_spec(const wl_spec_t *s, const machine_t *m, rec_t *r)
 {
     char err[256];
     memset(r, 0, sizeof *r);
@@ -80,7 +80,7 @@ static void trace_spec(const wl_spec_t *s, const cfg_machine_t *m, rec_t *r)
 static void test_loads_follow_each_measured_call(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     wl_spec_t s;
     wl_spec_init(&s);
@@ -111,7 +111,7 @@ static void test_loads_follow_each_measured_call(void **state)
 static void test_validation(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     wl_spec_t s;
     char err[256] = "";
@@ -135,7 +135,7 @@ static void test_validation(void **state)
     assert_int_equal(wl_validate(&s, &m, err, sizeof err), 0);
 }
 
-static void run_touch(const cfg_machine_t *m, const char *fn, uint64_t reuse, run_result_t *res)
+static void run_touch(const machine_t *m, const char *fn, uint64_t reuse, run_result_t *res)
 {
     char err[256];
     wl_spec_t s;
@@ -152,7 +152,7 @@ static void run_touch(const cfg_machine_t *m, const char *fn, uint64_t reuse, ru
 static void test_refetch_direction(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     tiny_machine(&m);
     run_result_t *base = calloc(1, sizeof *base), *touch = calloc(1, sizeof *touch);
     run_result_t *nt = calloc(1, sizeof *nt), *nt_touch = calloc(1, sizeof *nt_touch);

@@ -19,9 +19,10 @@
 
 #include <cmocka.h>
 
-#include "sim/cli.h"
-#include "sim/sweep.h"
-#include "sim/tune.h"
+#include "sim/output/pool.h"
+#include "sim/engine/point.h"
+#include "sim/study/sweep.h"
+#include "sim/study/tune.h"
 
 static char err[512];
 
@@ -84,8 +85,8 @@ static void test_spec_errors(void **state)
 static void test_points_and_shards(void **state)
 {
     (void)state;
-    cli_run_t base;
-    cli_run_init(&base);
+    run_point_t base;
+    point_init(&base);
     sweep_t *s = sweep_create(&base);
     assert_non_null(s);
     assert_int_equal(sweep_add_axis(s, "function=rep_stosb,movnti", err, sizeof err), 0);
@@ -125,26 +126,60 @@ static void test_pool(void **state)
     size_t out[100];
     for (unsigned jobs = 1; jobs <= 4; jobs++) {
         memset(out, 0xff, sizeof out);
-        assert_int_equal(sweep_parallel(100, jobs, set_slot, out, NULL, 0, err, sizeof err), 0);
+        assert_int_equal(pool_run(100, jobs, set_slot, out, NULL, 0, err, sizeof err), 0);
         for (size_t k = 0; k < 100; k++)
             assert_int_equal(out[k], k * k);
     }
 }
 
-static void test_cli_run_set(void **state)
+static void test_point_set(void **state)
 {
     (void)state;
-    cli_run_t r;
-    cli_run_init(&r);
-    assert_int_equal(cli_run_set(&r, "size", "2MB", err, sizeof err), CLI_OK);
+    run_point_t r;
+    point_init(&r);
+    assert_int_equal(point_set(&r, "size", "2MB", err, sizeof err), 0);
     assert_int_equal(r.spec.size_bytes, 2u << 20);
-    assert_int_equal(cli_run_set(&r, "function", "movnti", err, sizeof err), CLI_OK);
+    assert_int_equal(point_set(&r, "function", "movnti", err, sizeof err), 0);
     assert_true(r.function_given);
-    assert_int_equal(cli_run_set(&r, "fill", "256", err, sizeof err), CLI_USAGE);
+    assert_int_equal(point_set(&r, "fill", "256", err, sizeof err), -1);
     assert_non_null(strstr(err, "--fill"));
-    assert_int_equal(cli_run_set(&r, "exact", "1", err, sizeof err), CLI_USAGE);
-    assert_true(cli_run_key_known("extent-cap"));
-    assert_false(cli_run_key_known("exact"));
+    assert_int_equal(point_set(&r, "exact", "1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "takes no value"));
+    assert_int_equal(point_set(&r, "size", NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "needs a value"));
+    assert_int_equal(point_set(&r, "colour", "red", err, sizeof err), -1);
+    assert_true(point_option_find("extent-cap")->has_arg);
+    assert_false(point_option_find("exact")->has_arg);
+    assert_null(point_option_find("format"));
+}
+
+/* An option string, as calibration cases and the predictions report give
+ * them: long and short forms, attached and separate values, and its errors. */
+static void test_point_parse_args(void **state)
+{
+    (void)state;
+    run_point_t r;
+    point_init(&r);
+    assert_int_equal(
+        point_parse_args(&r, "  -s 64MB -k4KB --fill=0x5a --exact -f movnti ", err, sizeof err), 0);
+    assert_int_equal(r.spec.size_bytes, 64u << 20);
+    assert_int_equal(r.spec.chunk_bytes, 4096);
+    assert_int_equal(r.spec.fill, 0x5a);
+    assert_true(r.opts.exact);
+    assert_string_equal(r.spec.function, "movnti");
+    point_init(&r);
+    assert_int_equal(point_parse_args(&r, "-s 1MB -k 2MB", err, sizeof err), -1);
+    assert_non_null(strstr(err, "--chunk (2MiB) is larger than --size (1MiB)"));
+    assert_int_equal(point_parse_args(&r, "--format json", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unrecognized option '--format'"));
+    assert_int_equal(point_parse_args(&r, "-s", err, sizeof err), -1);
+    assert_non_null(strstr(err, "'--size' needs a value"));
+    assert_int_equal(point_parse_args(&r, "--exact=1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "takes no value"));
+    assert_int_equal(point_parse_args(&r, "64MB", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unexpected argument '64MB'"));
+    assert_int_equal(point_parse_args(&r, "-x 1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unrecognized option '-x'"));
 }
 
 static void test_tune_sizes(void **state)
@@ -209,7 +244,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_forms),        cmocka_unit_test(test_spec_errors),
         cmocka_unit_test(test_points_and_shards), cmocka_unit_test(test_pool),
-        cmocka_unit_test(test_cli_run_set),       cmocka_unit_test(test_tune_sizes),
+        cmocka_unit_test(test_point_set),         cmocka_unit_test(test_point_parse_args),
+        cmocka_unit_test(test_tune_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

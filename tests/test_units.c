@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "sim/units.h"
+#include "sim/machine/units.h"
 
 typedef struct size_ok {
     const char *in;

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "sim/workload.h"
+#include "sim/engine/workload.h"
 
 #define MIB (1ull << 20)
 
@@ -64,29 +64,29 @@ static size_t count_kind(const rec_t *r, trace_kind_t k)
     return c;
 }
 
-static void machine_x86(cfg_machine_t *m)
+static void machine_x86(machine_t *m)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "test-x86");
-    m->isa = CFG_ISA_X86_64;
-    m->features = CFG_FEAT_ERMS | CFG_FEAT_AVX2 | CFG_FEAT_SSE2;
+    m->isa = MACHINE_ISA_X86_64;
+    m->features = MACHINE_FEAT_ERMS | MACHINE_FEAT_AVX2 | MACHINE_FEAT_SSE2;
     m->zva_block_bytes = 64;
     m->memset_vec_bytes = 32;
     m->max_order_pages = 1024;
 }
 
-static void machine_arm(cfg_machine_t *m)
+static void machine_arm(machine_t *m)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "test-arm");
-    m->isa = CFG_ISA_ARM64;
-    m->features = CFG_FEAT_DCZVA;
+    m->isa = MACHINE_ISA_ARM64;
+    m->features = MACHINE_FEAT_DCZVA;
     m->zva_block_bytes = 64;
     m->memset_vec_bytes = 16;
     m->max_order_pages = 1024;
 }
 
-static int run(const wl_spec_t *s, const cfg_machine_t *m, rec_t *r, bool coalesce, char *err,
+static int run(const wl_spec_t *s, const machine_t *m, rec_t *r, bool coalesce, char *err,
                size_t errlen)
 {
     trace_t *t = trace_create(rec_sink, r, coalesce);
@@ -102,7 +102,7 @@ static int run(const wl_spec_t *s, const cfg_machine_t *m, rec_t *r, bool coales
 static void test_memset_chunked(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     wl_spec_t s;
     wl_spec_init(&s);
@@ -164,7 +164,7 @@ static void test_memset_chunked(void **state)
 static void test_memset_repeat(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     wl_spec_t s;
     wl_spec_init(&s);
@@ -191,7 +191,7 @@ static void test_memset_repeat(void **state)
 static void test_mmap_page_demand(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     wl_spec_t s;
     wl_spec_init(&s);
@@ -249,7 +249,7 @@ static void test_mmap_page_demand(void **state)
 static void test_mmap_extent_populate(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     wl_spec_t s;
     wl_spec_init(&s);
@@ -298,7 +298,7 @@ static void test_mmap_extent_populate(void **state)
 static void test_skip_periods(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     wl_spec_t s;
     wl_spec_init(&s);
@@ -345,7 +345,7 @@ static void test_skip_periods(void **state)
 static void test_sink_stop(void **state)
 {
     (void)state;
-    cfg_machine_t m;
+    machine_t m;
     machine_x86(&m);
     wl_spec_t s;
     wl_spec_init(&s);
@@ -367,7 +367,7 @@ static void test_sink_stop(void **state)
 
 /* ------------------------------------------------------------ validation */
 
-static void expect_err(const wl_spec_t *s, const cfg_machine_t *m, const char *want)
+static void expect_err(const wl_spec_t *s, const machine_t *m, const char *want)
 {
     char err[256] = "";
     assert_int_equal(wl_validate(s, m, err, sizeof err), -1);
@@ -379,7 +379,7 @@ static void expect_err(const wl_spec_t *s, const cfg_machine_t *m, const char *w
 static void test_validate(void **state)
 {
     (void)state;
-    cfg_machine_t x86, arm;
+    machine_t x86, arm;
     machine_x86(&x86);
     machine_arm(&arm);
     wl_spec_t s, d;
@@ -416,7 +416,7 @@ static void test_validate(void **state)
     expect_err(&s, &x86,
                "--function clzero: function 'clzero' needs CPU feature clzero, which "
                "machine 'test-x86' lacks");
-    x86.features |= CFG_FEAT_CLZERO;
+    x86.features |= MACHINE_FEAT_CLZERO;
     assert_int_equal(wl_validate(&s, &x86, err, sizeof err), 0);
     s.fill = 1;
     expect_err(&s, &x86, "--fill 1: function 'clzero' can only write zeros");

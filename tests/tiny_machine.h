@@ -16,9 +16,9 @@
 
 #include <string.h>
 
-#include "models/machine.h"
+#include "models/base/machine.h"
 
-static inline void tiny_cache(cfg_cache_t *c, uint64_t size, uint32_t ways, double lat,
+static inline void tiny_cache(machine_cache_t *c, uint64_t size, uint32_t ways, double lat,
                               uint32_t mshrs)
 {
     memset(c, 0, sizeof(*c));
@@ -26,7 +26,7 @@ static inline void tiny_cache(cfg_cache_t *c, uint64_t size, uint32_t ways, doub
     c->size_bytes = size;
     c->ways = ways;
     c->line_bytes = 64;
-    c->repl = CFG_REPL_LRU;
+    c->repl = MACHINE_REPL_LRU;
     c->latency_cycles = lat;
     c->mshrs = mshrs;
     c->sets = (uint32_t)(size / (ways * 64ull));
@@ -34,12 +34,12 @@ static inline void tiny_cache(cfg_cache_t *c, uint64_t size, uint32_t ways, doub
     c->prefetch.stores = true; /* the key's default */
 }
 
-static inline void tiny_machine(cfg_machine_t *m)
+static inline void tiny_machine(machine_t *m)
 {
     memset(m, 0, sizeof(*m));
     strcpy(m->name, "tiny");
-    m->isa = CFG_ISA_X86_64;
-    m->features = CFG_FEAT_ERMS | CFG_FEAT_CLZERO | CFG_FEAT_AVX2 | CFG_FEAT_SSE2;
+    m->isa = MACHINE_ISA_X86_64;
+    m->features = MACHINE_FEAT_ERMS | MACHINE_FEAT_CLZERO | MACHINE_FEAT_AVX2 | MACHINE_FEAT_SSE2;
     m->freq_ghz = 1.0;
     m->stores_per_cycle = 1;
     m->store_width_bytes = 64;
@@ -57,7 +57,7 @@ static inline void tiny_machine(cfg_machine_t *m)
     tiny_cache(&m->l1, 256, 4, 4, 8);
     tiny_cache(&m->l2, 1024, 16, 10, 8);
     tiny_cache(&m->l3, 4096, 16, 30, 16);
-    m->l3.incl = CFG_INCL_VICTIM;
+    m->l3.incl = MACHINE_INCL_VICTIM;
     m->mem_latency_ns = 100;
     m->mem_write_latency_ns = 50;
     m->mem_write_queue = 1;

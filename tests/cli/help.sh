@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --help / --version / help CMD exit 0 and print to stdout only; no command is a usage error.
-# 'clearsim --help' lists exactly the commands of the dispatch table in sim/main.c, and each
+# 'clearsim --help' lists exactly the commands of the dispatch table in sim/cli/main.c, and each
 # listed command has its own help.
 source "$(dirname "$0")/common.bash"
 
@@ -10,8 +10,8 @@ grep -q '^usage: clearsim <command>' "$OUT" || fail "--help: no usage line"
 [[ ! -s "$ERR" ]] || fail "--help wrote to stderr"
 listed=$(sed -n '/^Commands:$/,/^$/p' "$OUT" | sed -n 's/^  \([a-z]\+\) .*/\1/p' | grep -vx help | sort)
 table=$(sed -n '/^static const command_t commands\[\] = {$/,/^};$/p' \
-    "$CLEARSIM_SOURCE_DIR/sim/main.c" | sed -n 's/^ *{"\([a-z]\+\)",.*/\1/p' | sort)
-[[ -n "$table" ]] || fail "no dispatch table found in sim/main.c"
+    "$CLEARSIM_SOURCE_DIR/sim/cli/main.c" | sed -n 's/^ *CMD(\([a-z]\+\),.*/\1/p' | sort)
+[[ -n "$table" ]] || fail "no dispatch table found in sim/cli/main.c"
 [[ "$listed" == "$table" ]] ||
     fail "--help lists '$(echo $listed)', the dispatch table has '$(echo $table)'"
 for c in $table; do

@@ -26,10 +26,10 @@
 #include <string.h>
 
 #include "kernels/kernels.h"
-#include "sim/cfg.h"
-#include "sim/cli.h"
-#include "sim/run.h"
-#include "sim/workload.h"
+#include "sim/machine/cfg.h"
+#include "sim/cli/options.h"
+#include "sim/engine/run.h"
+#include "sim/engine/workload.h"
 
 static void check(int ok)
 {
@@ -42,14 +42,14 @@ static int pow2(uint64_t v)
     return v != 0 && (v & (v - 1)) == 0;
 }
 
-static void check_cache(const cfg_cache_t *c)
+static void check_cache(const machine_cache_t *c)
 {
     check(pow2(c->line_bytes) && pow2(c->sets) && c->ways >= 1);
     check((uint64_t)c->sets * c->ways * c->line_bytes == c->size_bytes);
 }
 
-static void predict(const cfg_machine_t *m, wl_kind_t kind, const char *function,
-                    wl_caller_t caller, uint64_t chunk_bytes, uint32_t loops)
+static void predict(const machine_t *m, wl_kind_t kind, const char *function, wl_caller_t caller,
+                    uint64_t chunk_bytes, uint32_t loops)
 {
     static run_result_t res;
     wl_spec_t s;
@@ -80,13 +80,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    cfg_error_t err;
-    memset(&err, 0x55, sizeof err); /* the loader must set it, not rely on us */
-    cfg_machine_t *m = cfg_machine_load_string((const char *)data, size, "fuzz", &err);
+    char err[512] = "";
+    memset(err, 0x55, sizeof err - 1); /* the loader must set it, not rely on us */
+    machine_t *m = cfg_machine_load_string((const char *)data, size, "fuzz", err, sizeof err);
     if (!m) {
-        check(memchr(err.msg, '\0', sizeof err.msg) != NULL);
-        check(strncmp(err.msg, "fuzz", 4) == 0);
-        check(strchr(err.msg, '\n') == NULL);
+        check(memchr(err, '\0', sizeof err) != NULL);
+        check(strncmp(err, "fuzz", 4) == 0);
+        check(strchr(err, '\n') == NULL);
         return 0;
     }
     check(strcmp(m->name, "fuzz") == 0);
@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t nk = 0;
     while (kt[nk].name)
         nk++;
-    const char *dflt = cli_default_function(m);
+    const char *dflt = point_default_function(m);
     predict(m, WL_MEMSET, dflt, WL_CALLER_CHUNKED, 0, 1);
     if (nk > 0)
         predict(m, WL_MEMSET, kt[h % nk].name, WL_CALLER_CHUNKED, 4096, 2);

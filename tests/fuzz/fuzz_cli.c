@@ -20,14 +20,18 @@
  *    (zen3-epyc-7j13, x86_64; graviton3, arm64), as `clearsim run` does:
  *    wl_validate either accepts it or gives a one-line reason.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/kernels.h"
-#include "sim/cfg.h"
-#include "sim/cli.h"
-#include "sim/workload.h"
+#include "sim/machine/catalog.h"
+#include "sim/machine/cfg.h"
+#include "sim/cli/options.h"
+#include "sim/engine/point.h"
+#include "sim/machine/optval.h"
+#include "sim/engine/workload.h"
 
 #define ARGS_MAX 64
 
@@ -42,7 +46,7 @@ static void check_reason(const char *err)
     check(err[0] != '\0' && strchr(err, '\n') == NULL);
 }
 
-static cfg_machine_t *machines[2];
+static machine_t *machines[2];
 
 static void load_machines(void)
 {
@@ -52,10 +56,10 @@ static void load_machines(void)
     loaded = 1;
     static const char *const names[] = {"zen3-epyc-7j13", "graviton3"};
     for (int i = 0; i < 2; i++) {
-        char path[CLI_MACHINE_ARG_MAX];
-        cfg_error_t err;
-        if (cfg_machine_resolve(names[i], path, sizeof path, &err) == 0)
-            machines[i] = cfg_machine_load(path, &err);
+        char path[POINT_MACHINE_ARG_MAX];
+        char err[512] = "";
+        if (cfg_machine_resolve(names[i], path, sizeof path, err, sizeof err) == 0)
+            machines[i] = cfg_machine_load(path, err, sizeof err);
         /* a missing or broken bundled file is not this target's business */
     }
 }
@@ -87,11 +91,11 @@ static void free_args(int argc, char **argv)
         free(argv[i]);
 }
 
-static void check_run(const cli_run_t *r)
+static void check_point(const run_point_t *r, bool need_machine)
 {
     const wl_spec_t *s = &r->spec;
-    check(r->machine[0] != '\0');
-    check(s->size_bytes >= 1 && s->size_bytes <= CLI_SIZE_MAX_BYTES);
+    check(!need_machine || r->machine[0] != '\0');
+    check(s->size_bytes >= 1 && s->size_bytes <= OPTVAL_SIZE_MAX_BYTES);
     check(s->chunk_bytes <= s->size_bytes);
     check(s->loops >= 1 && s->fill <= 255);
     check(memchr(s->function, '\0', sizeof s->function) != NULL);
@@ -125,17 +129,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free_args(argc, argv);
 
     if (rc == CLI_OK) {
-        check_run(&r1);
+        check_point(&r1.point, true);
         for (int i = 0; i < 2; i++) {
             if (!machines[i])
                 continue;
             r2 = r1;
-            cli_apply_defaults(&r2, machines[i]);
-            check(kern_find(r2.spec.function) != NULL);
+            point_apply_defaults(&r2.point, machines[i]);
+            check(kern_find(r2.point.spec.function) != NULL);
             err[0] = '\0';
-            if (wl_validate(&r2.spec, machines[i], err, sizeof err) != 0)
+            if (wl_validate(&r2.point.spec, machines[i], err, sizeof err) != 0)
                 check_reason(err);
         }
+    }
+
+    /* the same bytes as an option string (calibration cases, report cases) */
+    char *text = malloc(size + 1);
+    if (text) {
+        memcpy(text, data, size);
+        text[size] = '\0';
+        static run_point_t p;
+        point_init(&p);
+        err[0] = '\0';
+        if (strlen(text) == size && point_parse_args(&p, text, err, sizeof err) == 0)
+            check_point(&p, false);
+        else if (strlen(text) == size)
+            check_reason(err);
+        free(text);
     }
 
     argc = split_args(data, size, "machines", argv);

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/units.h"
+#include "sim/machine/units.h"
 
 #define WHY_LEN 256
 

@@ -1,0 +1,62 @@
+/*
+ * tlb.h - the data TLB of the page size the clearing code translates
+ * through: an LRU array of page translations (models/cache.c); a miss
+ * costs tlb.walk cycles of stalled issue.
+ *
+ * Notes
+ *  - One TLB per page size (tlb.entries_4k / _2m / _1g); fully associative
+ *    up to 256 entries, else the fewest ways (at least 8) that leave a
+ *    power-of-two set count. 0 entries: translation is free.
+ *  - Consecutive accesses to one page look up once.
+ *  - Counts ST_TLB_LOAD_MISSES / ST_TLB_STORE_MISSES into the model's stats.
+ *  - Units: bytes, core cycles.
+ */
+#ifndef CLEARSIM_TLB_H
+#define CLEARSIM_TLB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/base/machine.h"
+#include "models/cache.h"
+#include "models/stats.h"
+
+typedef struct tlb {
+    const machine_t *m;
+    stats_t *st;
+    cache_t *c; /* NULL: no TLB for this page size */
+    uint64_t page_bytes;
+    int page_shift; /* log2(page_bytes) when a power of two, else -1 */
+    uint64_t last_page;
+    bool last_valid;
+} tlb_t;
+
+/* Set the TLB up for translations of page_bytes (the previous contents go).
+ * Returns 0, or -1 with a reason (then no TLB is modelled). */
+int tlb_setup(tlb_t *t, const machine_t *m, stats_t *st, uint64_t page_bytes, char *err,
+              size_t errlen);
+void tlb_release(tlb_t *t);
+
+/* Translate addr; returns the stall in cycles. */
+static inline double tlb_access(tlb_t *t, uint64_t addr, bool store)
+{
+    if (!t->c)
+        return 0;
+    uint64_t page = t->page_shift >= 0 ? addr >> t->page_shift : addr / t->page_bytes;
+    if (t->last_valid && page == t->last_page)
+        return 0;
+    t->last_page = page;
+    t->last_valid = true;
+    uint64_t a = page * t->page_bytes;
+    if (cache_lookup(t->c, a, true))
+        return 0;
+    cache_meta_t meta = {0};
+    cache_victim_t v;
+    cache_insert(t->c, a, &meta, &v);
+    stats_event_t e = store ? ST_TLB_STORE_MISSES : ST_TLB_LOAD_MISSES;
+    t->st->count[e] += 1;
+    return t->m->tlb_walk_cycles;
+}
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * cmd_common.h - what every subcommand's entry point shares: the exit codes,
+ * the one-line error printer, the end of the output and the --machine
+ * resolver with its note and warning.
+ *
+ * Notes
+ *  - Only the command layer (sim/main.c, sim/cmd_*.c) prints; library code
+ *    returns its reasons.
+ *  - cmd_errorf prints "clearsim: <command>: <message>" (or "clearsim:
+ *    <message>" when command is NULL) on stderr, as one line whatever the
+ *    message holds (control characters become spaces), after flushing stdout.
+ */
+#ifndef CLEARSIM_CMD_COMMON_H
+#define CLEARSIM_CMD_COMMON_H
+
+#include <stdbool.h>
+
+#include "sim/host/pick.h"
+#include "sim/host/host.h"
+#include "sim/output/outfile.h"
+
+enum { CMD_EXIT_OK = 0, CMD_EXIT_RUNTIME = 1, CMD_EXIT_USAGE = 2 };
+
+void cmd_errorf(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The end of a command's output: commit *of when it is not NULL (setting it
+ * to NULL first, so that the caller's outfile_abort() does nothing), then
+ * flush stdout. A failure is printed ("--output <reason>", or "cannot write
+ * to standard output") and gives CMD_EXIT_RUNTIME; else CMD_EXIT_OK. */
+int cmd_finish_output(const char *command, outfile_t **of);
+/* The same for a command that writes only to stdout. */
+int cmd_finish_stdout(const char *command);
+
+/* --machine NAME|PATH|host for a command (host_machine_open). For host, a
+ * note on stderr says which file was chosen and how it matched (not when
+ * quiet), and a warning says when that file describes another system
+ * (always). A failure is printed; then NULL. pick may be NULL. */
+machine_t *cmd_machine_open(const char *command, const char *arg, bool quiet, host_pick_t *pick);
+
+#endif

@@ -1,0 +1,298 @@
+/*
+ * cmd_crosscheck.c - `clearsim crosscheck`: run a sweep natively on this
+ * host and in the model for a machine file, side by side.
+ *
+ * Notes
+ *  - The sweep, its measurements and predictions: sim/study/crosscheck.c.
+ *    This file parses the options, runs them in order (every native run
+ *    first, then the predictions in parallel) and prints the table.
+ *  - Progress and ETA on stderr only when it is a terminal.
+ */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernels/kernels.h"
+#include "sim/host/pick.h"
+#include "sim/output/pool.h"
+#include "sim/cli/cmd_common.h"
+#include "sim/machine/cfg.h"
+#include "sim/cli/options.h"
+#include "sim/cli/commands.h"
+#include "sim/machine/optval.h"
+#include "models/base/errbuf.h"
+#include "sim/host/host.h"
+#include "sim/host/native_run.h"
+#include "sim/output/outfile.h"
+#include "sim/output/progress.h"
+#include "sim/engine/run.h"
+#include "sim/study/crosscheck.h"
+#include "sim/output/summary.h"
+#include "sim/machine/units.h"
+
+#define errorf(...) cmd_errorf("crosscheck", __VA_ARGS__)
+
+void cmd_crosscheck_usage(FILE *out)
+{
+    fputs("usage: clearsim crosscheck --machine NAME|PATH|host [options]\n"
+          "\n"
+          "Run a sweep natively on this host and in the model of the machine, side by\n"
+          "side: every kernel the host runs over chunk sizes from 4 KiB to 1 GiB on a\n"
+          "buffer larger than L3, repeat clearing from 16 KiB to 256 MiB with zero and\n"
+          "non-zero fills, and demand faults for each page size the host offers. Prints\n"
+          "measured and predicted GB/sec (binary GB) per case and the median and largest\n"
+          "error.\n"
+          "\n"
+          "  --machine NAME|PATH|host  the machine file to predict with\n"
+          "  --quick                   a smaller sweep (a few cases per kind)\n"
+          "  --repeat N                native timed runs per case and batch (default 3)\n"
+          "  --ci PCT                  measure a case again while its 95% confidence\n"
+          "                            interval is wider than PCT% of its mean (default 5;\n",
+          out);
+    fprintf(out, "                            0: never), noisiest first, up to %d runs a case\n",
+            XC_RUNS_POOL);
+    fputs("  --remeasure SECONDS       time those extra batches may take (default 45; never\n"
+          "                            past 3.5 minutes from the start)\n"
+          "  --cpu N                   CPU to pin native runs to\n"
+          "  --threads N               model predictions at once, after every native run\n"
+          "                            (1..16; default: online CPUs)\n"
+          "  --clock measured|file     the core clock to predict each case at: the host's,\n"
+          "                            measured before and after its native run (default),\n"
+          "                            or the machine file's core.freq\n"
+          "  --output FILE.csv         write the table as CSV (atomically)\n"
+          "  --emit-data FILE.yaml     write the measurements as calibration data\n"
+          "  -q, --quiet               no progress on stderr\n",
+          out);
+}
+
+typedef struct xc_args {
+    run_point_t point; /* --machine */
+    const char *outp, *datap;
+    bool quick, quiet, clock_measured;
+    long repeat, cpu, threads;
+    double ci_pct, remeasure_s;
+} xc_args_t;
+
+static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, char *err,
+                     size_t errlen)
+{
+    xc_args_t *a = ctx;
+    uint64_t v;
+    switch (id) {
+    case CLI_O_QUICK:
+        a->quick = true;
+        return 0;
+    case CLI_O_QUIET:
+        a->quiet = true;
+        return 0;
+    case CLI_O_CI:
+    case CLI_O_REMEASURE:
+        if (optval_uint(opt, arg, 0, id == CLI_O_CI ? 100 : 3600, &v, err, errlen) != 0)
+            return -1;
+        *(id == CLI_O_CI ? &a->ci_pct : &a->remeasure_s) = (double)v;
+        return 0;
+    case CLI_O_REPEAT:
+        if (optval_uint(opt, arg, 1, XC_RUNS_MAX, &v, err, errlen) != 0)
+            return -1;
+        a->repeat = (long)v;
+        return 0;
+    case CLI_O_CPU:
+        if (optval_uint(opt, arg, 0, 4095, &v, err, errlen) != 0)
+            return -1;
+        a->cpu = (long)v;
+        return 0;
+    case CLI_O_THREADS:
+        if (optval_uint(opt, arg, 1, 16, &v, err, errlen) != 0)
+            return -1;
+        a->threads = (long)v;
+        return 0;
+    case CLI_O_OUTPUT:
+        return optval_text(opt, arg, "a file name", &a->outp, err, errlen);
+    case CLI_O_EMIT_DATA:
+        return optval_text(opt, arg, "a file name", &a->datap, err, errlen);
+    case CLI_O_CLOCK:
+        if (strcmp(arg, "measured") && strcmp(arg, "file"))
+            return errbuf_set(err, errlen, "--clock %s: expected measured or file", arg);
+        a->clock_measured = strcmp(arg, "measured") == 0;
+        return 0;
+    default:
+        return errbuf_set(err, errlen, "internal: unhandled option %s", opt);
+    }
+}
+
+int cmd_crosscheck_main(int argc, char **argv)
+{
+    static const cli_opt_t opts[] = {CLI_O_QUICK,     CLI_O_REPEAT,    CLI_O_CPU,   CLI_O_THREADS,
+                                     CLI_O_OUTPUT,    CLI_O_EMIT_DATA, CLI_O_CLOCK, CLI_O_CI,
+                                     CLI_O_REMEASURE, CLI_O_QUIET,     CLI_O_END};
+    static const char *const keys[] = {"machine", NULL};
+    static xc_args_t a;
+    memset(&a, 0, sizeof a);
+    point_init(&a.point);
+    a.clock_measured = true;
+    a.repeat = 3;
+    a.cpu = -1;
+    a.threads = sysconf(_SC_NPROCESSORS_ONLN);
+    a.ci_pct = 5;
+    a.remeasure_s = 45;
+    char why[512];
+    cli_spec_t spec = {opts, keys, &a.point, on_option, &a};
+    switch (cli_parse(argc, argv, &spec, why, sizeof why)) {
+    case CLI_HELP:
+        cmd_crosscheck_usage(stdout);
+        return cmd_finish_stdout("crosscheck");
+    case CLI_OK:
+        break;
+    default:
+        errorf("%s", why);
+        return CMD_EXIT_USAGE;
+    }
+    const char *machine = a.point.machine[0] ? a.point.machine : NULL, *outp = a.outp,
+               *datap = a.datap;
+    bool quick = a.quick, quiet = a.quiet, clock_measured = a.clock_measured;
+    long repeat = a.repeat, cpu = a.cpu, threads = a.threads;
+    double ci_pct = a.ci_pct, remeasure_s = a.remeasure_s;
+    if (!machine) {
+        errorf("--machine is required; see 'clearsim machines'");
+        return CMD_EXIT_USAGE;
+    }
+    char err[512];
+    static host_pick_t pick;
+    machine_t *m = cmd_machine_open("crosscheck", machine, quiet, &pick);
+    if (!m)
+        return CMD_EXIT_RUNTIME;
+    const char *path = pick.path;
+    static host_info_t h;
+    if (host_detect(&h, err, sizeof(err))) {
+        errorf("%s", err);
+        cfg_machine_destroy(m);
+        return CMD_EXIT_RUNTIME;
+    }
+    static xc_case_t cs[XC_CASES_MAX];
+    size_t n = xc_build_sweep(m, &h, quick, cs);
+    if (n == 0) {
+        errorf("no kernel runs natively on this host and on machine '%s'", m->name);
+        cfg_machine_destroy(m);
+        return CMD_EXIT_RUNTIME;
+    }
+
+    /* Every native run first, on a quiet machine; then the predictions, in
+     * parallel: a prediction running beside a native run would disturb it. */
+    /* The clock between native cases: a case's own is the mean of the
+     * measurements before and after it (taken unpinned, after native_run has
+     * given the thread its affinity back). */
+    double t_start = xc_now_seconds();
+    double ghz = host_measure_core_ghz(CLOCK_TRIALS);
+    progress_t *pg = progress_create("crosscheck native", n, !quiet);
+    static native_result_t nr;
+    for (size_t i = 0; i < n; i++) {
+        xc_case_t *c = &cs[i];
+        progress_update(pg, i);
+        int rc = xc_measure_case(c, (uint32_t)repeat, cpu, &ghz, &nr);
+        if (rc == NATIVE_ENOTSUP) {
+            c->skipped = true;
+            continue;
+        }
+        if (rc) {
+            errorf("%s: native: %s", c->id, c->why);
+            progress_destroy(pg);
+            cfg_machine_destroy(m);
+            return CMD_EXIT_RUNTIME;
+        }
+    }
+    progress_destroy(pg);
+    xc_remeasure_t rm = {.repeat = (uint32_t)repeat,
+                         .cpu = cpu,
+                         .ci_frac = ci_pct / 100,
+                         .budget_s = remeasure_s,
+                         .deadline = t_start + XC_REMEASURE_DEADLINE_S,
+                         .quiet = quiet,
+                         .ghz = &ghz,
+                         .nr = &nr};
+    if (xc_remeasure(cs, n, &rm)) {
+        errorf("%s: native: %s", rm.failed->id, rm.failed->why);
+        cfg_machine_destroy(m);
+        return CMD_EXIT_RUNTIME;
+    }
+    /* the clock is the host's state, not the machine's: each case is
+     * predicted at the clock measured around its native run */
+    pg = progress_create("crosscheck model", n, !quiet);
+    int prc =
+        xc_predict_all(cs, n, m, path, clock_measured, (unsigned)threads, pg, err, sizeof(err));
+    progress_destroy(pg);
+    if (prc) {
+        errorf("%s", err);
+        char werr[512];
+        if (datap && xc_write_data(datap, cs, n, m->name, &nr, werr, sizeof werr))
+            errorf("%s", werr); /* the measurements took minutes: keep them */
+        cfg_machine_destroy(m);
+        return CMD_EXIT_RUNTIME;
+    }
+
+    printf("# crosscheck: host '%s' natively vs model '%s' (%s)\n", h.model_name, m->name, path);
+    double clo, chi, cmean = xc_clock_range(cs, n, &clo, &chi);
+    if (cmean > 0 && clock_measured)
+        printf("# core clock: %.2f..%.2f GHz around the native runs (mean %.2f); the machine file "
+               "says %.2f GHz; each case is predicted at its own (column GHz; --clock file: at "
+               "the file's)\n",
+               clo, chi, cmean, m->freq_ghz);
+    else if (cmean > 0)
+        printf("# core clock: %.2f..%.2f GHz around the native runs (mean %.2f); predicted at "
+               "the machine file's %.2f GHz (--clock file)\n",
+               clo, chi, cmean, m->freq_ghz);
+    else
+        printf("# core clock: not measurable on this host; predicted at the machine file's "
+               "%.2f GHz\n",
+               m->freq_ghz);
+    if (ci_pct > 0 && remeasure_s > 0)
+        printf(
+            "# measured again: %zu cases whose 95%% interval was wider than %g%% of the mean, in "
+            "%zu batches of %ld runs (--ci, --remeasure %g s)\n",
+            rm.cases, ci_pct, rm.batches, repeat, remeasure_s);
+    printf("%-28s %12s %10s %12s %8s %6s %4s\n", "case", "measured", "+-95%", "predicted", "error",
+           "GHz", "runs");
+    double errs[XC_CASES_MAX];
+    size_t ne = 0;
+    double worst = 0;
+    const char *worst_id = "-";
+    for (size_t i = 0; i < n; i++) {
+        xc_case_t *c = &cs[i];
+        if (c->skipped) {
+            printf("%-28s skipped: %s\n", c->id, c->why);
+            continue;
+        }
+        double e = (c->predicted - c->measured) / c->measured;
+        errs[ne++] = fabs(e);
+        if (fabs(e) > worst) {
+            worst = fabs(e);
+            worst_id = c->id;
+        }
+        char ci[32] = "-"; /* one timed run has no interval */
+        if (isfinite(c->ci95))
+            snprintf(ci, sizeof(ci), "%.3f", c->ci95);
+        printf("%-28s %12.3f %10s %12.3f %+7.1f%% %6.2f %4u\n", c->id, c->measured, ci,
+               c->predicted, 100 * e, c->predicted_at_ghz, c->runs);
+    }
+    double med = summary_median(errs, ne);
+    printf("summary: %zu cases, median |error| %.1f%%, max |error| %.1f%% (%s)\n", ne, 100 * med,
+           100 * worst, worst_id);
+    int rc = 0;
+    if (outp && xc_write_csv(outp, cs, n, m->name, err, sizeof err)) {
+        errorf("%s", err);
+        rc = CMD_EXIT_RUNTIME;
+    }
+    if (datap && xc_write_data(datap, cs, n, m->name, &nr, err, sizeof err)) {
+        errorf("%s", err);
+        rc = CMD_EXIT_RUNTIME;
+    }
+    cfg_machine_destroy(m);
+    if (fflush(stdout) != 0)
+        rc = CMD_EXIT_RUNTIME;
+    return rc;
+}

@@ -1,0 +1,241 @@
+/*
+ * cmd_run.c - `clearsim run` (one prediction), `clearsim machines` (the
+ * catalogued machine files) and `clearsim functions` (the kernel table).
+ *
+ * Notes
+ *  - Exit codes: 0 success; 1 runtime error (machine file missing or
+ *    invalid, run failure, output failure); 2 usage error (unknown option,
+ *    bad option value, an option the workload or the machine rejects).
+ *  - --output FILE goes through sim/output/outfile.c (temporary + rename).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernels/callers.h"
+#include "sim/cli/cmd_common.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/options.h"
+#include "sim/engine/point.h"
+#include "sim/engine/run.h"
+#include "sim/engine/workload.h"
+#include "sim/machine/catalog.h"
+#include "sim/machine/cfg.h"
+#include "sim/machine/units.h"
+#include "sim/output/outfile.h"
+#include "sim/output/report.h"
+
+#define ERR_LEN 1024
+
+#define errorf(...) cmd_errorf(NULL, __VA_ARGS__)
+
+void cmd_run_usage(FILE *out)
+{
+    wl_spec_t d;
+    run_opts_t o;
+    char size[32], cap[32], page[32];
+    wl_spec_init(&d);
+    run_opts_init(&o);
+    unit_format_size(d.size_bytes, size, sizeof size);
+    unit_format_size(d.extent_cap_bytes, cap, sizeof cap);
+    unit_format_size(d.page_bytes, page, sizeof page);
+
+    fprintf(out,
+            "usage: clearsim run --machine NAME|PATH|host [options]\n"
+            "\n"
+            "Predict one run of 'perf bench mem memset' or 'perf bench mem mmap' on a modelled\n"
+            "machine: throughput, perf counters and per-level traffic.\n"
+            "Sizes take B, KB, MB, GB, TB (binary, as perf: 1KB = 1024 B) or KiB, MiB, ...\n"
+            "\n"
+            "  --machine NAME|PATH|host  the machine (required): a bundled name (see\n"
+            "                            'clearsim machines'), a YAML file, or 'host' for the\n"
+            "                            bundled file that matches this CPU\n"
+            "  --workload memset|mmap    the benchmark (default %s)\n"
+            "  -s, --size SIZE           bytes cleared per loop, at most 1TB (default %s)\n"
+            "  -k, --chunk SIZE          memset: bytes per call, at most --size (default: the\n"
+            "                            whole size in one call)\n"
+            "  -l, --loops N             passes over the buffer / map-unmap cycles (default %u)\n"
+            "  -f, --function NAME       the clearing kernel (see 'clearsim functions'); default:\n"
+            "                            rep_stosb on x86_64 (rep_stosq without ERMS, unrolled\n"
+            "                            without either), memset on arm64\n"
+            "      --fill N              memset: byte value 0..255, decimal or 0x.. (default %u)\n"
+            "      --caller C            how the kernel is called. memset: chunked (calls of\n"
+            "                            --chunk bytes; default) or repeat (one call over the\n"
+            "                            whole buffer per loop). mmap: page (clear_page per\n"
+            "                            4 KiB subpage; default) or extent (clear_pages over\n"
+            "                            the folio)\n"
+            "  -p, --page 4KB|2MB|1GB    mmap: page size (default %s)\n"
+            "      --fault demand|populate  mmap: fault on first touch or at map time\n"
+            "                            (default %s)\n"
+            "      --preempt none|voluntary|full|lazy  mmap: preemption model; extents are\n"
+            "                            capped under none and voluntary (default %s)\n"
+            "      --extent-cap SIZE     mmap: the extent cap (default %s)\n"
+            "      --format text|csv|json  output format (default text; see docs/JSON.md)\n"
+            "      --exact               simulate every operation (no steady-state\n"
+            "                            extrapolation)\n"
+            "      --seed N              seed of random replacement (default %llu)\n"
+            "      --output FILE         write the report to FILE (atomically: a temporary\n"
+            "                            file renamed over FILE on success; FILE is left as\n"
+            "                            it was on any error or interrupt); '-' is stdout\n"
+            "  -q, --quiet               no progress report on stderr\n"
+            "  -h, --help                show this help\n",
+            wl_kind_name(d.kind), size, (unsigned)d.loops, (unsigned)d.fill, page,
+            wl_fault_name(d.fault), caller_preempt_name(d.preempt), cap,
+            (unsigned long long)o.seed);
+}
+
+void cmd_machines_usage(FILE *out)
+{
+    fputs("usage: clearsim machines [--format text|json]\n"
+          "\n"
+          "List the bundled machine files (name, ISA, CPU model, description).\n"
+          "The configs directory is $CLEARSIM_CONFIGS, else the source tree's configs/.\n"
+          "\n"
+          "      --format text|json  output format (default text; see docs/JSON.md)\n"
+          "  -h, --help              show this help\n",
+          out);
+}
+
+void cmd_functions_usage(FILE *out)
+{
+    fputs("usage: clearsim functions [--format text|json]\n"
+          "\n"
+          "List the clearing kernels: name, ISA (x86_64, arm64 or any), the CPU features\n"
+          "they need, and what they do.\n"
+          "\n"
+          "      --format text|json  output format (default text; see docs/JSON.md)\n"
+          "  -h, --help              show this help\n",
+          out);
+}
+
+int cmd_run_main(int argc, char **argv)
+{
+    char err[ERR_LEN] = "";
+    cli_run_t *r = malloc(sizeof *r);
+    run_result_t *res = malloc(sizeof *res);
+    machine_t *m = NULL;
+    outfile_t *of = NULL;
+    FILE *out = stdout;
+    int rc = CMD_EXIT_RUNTIME;
+    if (!r || !res) {
+        errorf("run: out of memory");
+        goto out;
+    }
+    switch (cli_parse_run(argc, argv, r, err, sizeof err)) {
+    case CLI_HELP:
+        cmd_run_usage(stdout);
+        rc = cmd_finish_stdout(NULL);
+        goto out;
+    case CLI_OK:
+        break;
+    default:
+        errorf("run: %s", err);
+        rc = CMD_EXIT_USAGE;
+        goto out;
+    }
+
+    m = cmd_machine_open("run", r->point.machine, r->quiet, NULL);
+    if (!m)
+        goto out;
+    point_apply_defaults(&r->point, m);
+    if (wl_validate(&r->point.spec, m, err, sizeof err) != 0) {
+        errorf("run: %s", err);
+        rc = CMD_EXIT_USAGE;
+        goto out;
+    }
+    /* open the output before the run, so that a bad --output fails at once */
+    if (r->output) {
+        of = outfile_open(r->output, err, sizeof err);
+        if (!of) {
+            errorf("run: --output %s", err);
+            goto out;
+        }
+        out = outfile_fp(of);
+    }
+    r->point.opts.progress = !r->quiet && isatty(STDERR_FILENO);
+    memset(res, 0, sizeof *res);
+    if (run_predict(m, &r->point.spec, &r->point.opts, res, err, sizeof err) != 0) {
+        errorf("run: %s", err);
+        goto out;
+    }
+    if (report_run(out, r->format, res, err, sizeof err) != 0) {
+        errorf("run: %s", err);
+        goto out;
+    }
+    rc = cmd_finish_output("run", &of);
+out:
+    outfile_abort(of);
+    if (m)
+        cfg_machine_destroy(m);
+    free(res);
+    free(r);
+    return rc;
+}
+
+int cmd_functions_main(int argc, char **argv)
+{
+    char err[ERR_LEN] = "";
+    report_format_t fmt;
+    switch (cli_parse_list(argc, argv, &fmt, err, sizeof err)) {
+    case CLI_HELP:
+        cmd_functions_usage(stdout);
+        return cmd_finish_stdout(NULL);
+    case CLI_OK:
+        break;
+    default:
+        errorf("functions: %s", err);
+        return CMD_EXIT_USAGE;
+    }
+    if (report_functions(stdout, fmt, err, sizeof err) != 0) {
+        errorf("functions: %s", err);
+        return CMD_EXIT_RUNTIME;
+    }
+    return cmd_finish_stdout(NULL);
+}
+
+int cmd_machines_main(int argc, char **argv)
+{
+    char err[ERR_LEN] = "";
+    report_format_t fmt;
+    switch (cli_parse_list(argc, argv, &fmt, err, sizeof err)) {
+    case CLI_HELP:
+        cmd_machines_usage(stdout);
+        return cmd_finish_stdout(NULL);
+    case CLI_OK:
+        break;
+    default:
+        errorf("machines: %s", err);
+        return CMD_EXIT_USAGE;
+    }
+
+    catalog_t *cat = catalog_load(err, sizeof err);
+    if (!cat) {
+        errorf("machines: %s", err);
+        return CMD_EXIT_RUNTIME;
+    }
+    size_t n = catalog_count(cat), loaded = 0;
+    const machine_t **ms = calloc(n ? n : 1, sizeof *ms);
+    int rc = CMD_EXIT_OK;
+    if (!ms) {
+        errorf("machines: out of memory");
+        catalog_destroy(cat);
+        return CMD_EXIT_RUNTIME;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (catalog_machine(cat, i)) {
+            ms[loaded++] = catalog_machine(cat, i);
+        } else { /* list the others, then fail */
+            errorf("%s", catalog_error(cat, i));
+            rc = CMD_EXIT_RUNTIME;
+        }
+    }
+    if (report_machines(stdout, fmt, ms, loaded, err, sizeof err) != 0) {
+        errorf("machines: %s", err);
+        rc = CMD_EXIT_RUNTIME;
+    }
+    free(ms);
+    catalog_destroy(cat);
+    int out = cmd_finish_stdout(NULL);
+    return rc != CMD_EXIT_OK ? rc : out;
+}

@@ -1,0 +1,229 @@
+/*
+ * cmd_tune.c - `clearsim tune`: options, help text and errors around
+ * sim/tune.c.
+ *
+ * Notes
+ *  - The size distribution is --sizes DIST or --sizes-file FILE (not both);
+ *    the default is the powers of two from 4 KiB to 1 GiB, equal weights.
+ *  - --output FILE goes through sim/outfile.c (a temporary renamed over FILE
+ *    once the whole report is written).
+ *  - Exit status: 0 success, 1 runtime error (machine file, a run, output),
+ *    2 usage error.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/output/pool.h"
+#include "sim/cli/cmd_common.h"
+#include "sim/machine/cfg.h"
+#include "sim/cli/options.h"
+#include "sim/cli/commands.h"
+#include "sim/machine/optval.h"
+#include "models/base/errbuf.h"
+#include "sim/host/host.h"
+#include "sim/output/outfile.h"
+#include "sim/output/progress.h"
+#include "sim/study/sweep.h"
+#include "sim/study/tune.h"
+#include "sim/machine/units.h"
+
+#define ERR_LEN 1024
+
+#define errorf(...) cmd_errorf("tune", __VA_ARGS__)
+
+void cmd_tune_usage(FILE *out)
+{
+    fputs("usage: clearsim tune --machine NAME|PATH|host [options]\n"
+          "\n"
+          "Recommend where to switch from temporal clearing (rep stosb / stp) to\n"
+          "non-temporal (movnti / stnp) or line zeroing (clzero / dc zva), counting the\n"
+          "re-fetch of what the consumer touches after the clear, and how large a clearing\n"
+          "extent may be under a scheduling-latency budget.\n"
+          "\n"
+          "  --machine NAME|PATH|host  the machine (required)\n"
+          "  --sizes DIST          clear sizes: SIZE[:WEIGHT],... or LO..HI:xF (default\n"
+          "                        4KB..1GB:x2, equal weights)\n"
+          "  --sizes-file FILE     sizes and weights from FILE.csv (header size,weight) or\n"
+          "                        FILE.yaml (a mapping SIZE: WEIGHT)\n"
+          "  --reuse R|subpage     after each clear the consumer touches the fraction R\n"
+          "                        (0..1) of it, or only its first 4KiB (default 0)\n"
+          "  --window SIZE         the consumer touches at most SIZE bytes (default: no limit)\n"
+          "  --preempt none|voluntary|full|lazy  preemption model of the extent cap\n"
+          "                        (default voluntary)\n"
+          "  --latency-budget T    the longest one extent may take, e.g. 1ms, 500us\n"
+          "                        (default 1ms)\n"
+          "  -j, --jobs N          threads (default 1); the output does not depend on N\n"
+          "      --format text|csv|json  output (default text; csv is the curve; see\n"
+          "                        docs/JSON.md)\n"
+          "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
+          "      --exact           simulate every operation (slow for large sizes)\n"
+          "      --seed N          seed of random replacement\n"
+          "  -q, --quiet           no progress report on stderr\n"
+          "  -h, --help            show this help\n"
+          "\n"
+          "Every size costs a few model runs over a buffer larger than the caches; use\n"
+          "--jobs and a --sizes list that covers the sizes you care about.\n",
+          out);
+}
+
+typedef struct tune_args {
+    run_point_t point; /* --machine, --preempt, --exact, --seed */
+    const char *sizes, *sizes_file;
+    const char *output;
+    report_format_t format;
+    bool quiet;
+    tune_opts_t o;
+} tune_args_t;
+
+static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, char *err,
+                     size_t errlen)
+{
+    tune_args_t *a = ctx;
+    char why[256];
+    uint64_t v;
+    unit_time_t t = {0};
+    switch (id) {
+    case CLI_O_QUIET:
+        a->quiet = true;
+        return 0;
+    case CLI_O_SIZES:
+        a->sizes = arg;
+        return 0;
+    case CLI_O_SIZES_FILE:
+        return optval_text(opt, arg, "a file name", &a->sizes_file, err, errlen);
+    case CLI_O_REUSE:
+        if (strcmp(arg, "subpage") == 0) {
+            a->o.reuse_subpage = true;
+            return 0;
+        }
+        a->o.reuse_subpage = false;
+        if (unit_parse_double(arg, &a->o.reuse_fraction, why, sizeof why) != 0 ||
+            !(a->o.reuse_fraction >= 0 && a->o.reuse_fraction <= 1))
+            return errbuf_set(err, errlen,
+                              "--reuse '%.64s': give a fraction from 0 to 1, or subpage", arg);
+        return 0;
+    case CLI_O_WINDOW:
+        if (optval_size(opt, arg, &v, err, errlen) != 0)
+            return -1;
+        a->o.window_bytes = v;
+        return 0;
+    case CLI_O_LATENCY_BUDGET:
+        if (unit_parse_time(arg, &t, why, sizeof why) != 0)
+            return errbuf_set(err, errlen, "--latency-budget '%.64s': %s", arg, why);
+        if (t.cycles || !(t.value > 0))
+            return errbuf_set(err, errlen, "--latency-budget '%.64s': %s", arg,
+                              t.cycles ? "give a time (ns, us, ms, s), not cycles"
+                                       : "must be greater than 0");
+        a->o.latency_budget_ns = t.value;
+        return 0;
+    case CLI_O_JOBS:
+        return cli_take_jobs(opt, arg, &a->o.jobs, err, errlen);
+    case CLI_O_FORMAT:
+        return cli_take_format(opt, arg, report_format_names, &a->format, err, errlen);
+    case CLI_O_OUTPUT:
+        return optval_text(opt, arg, "a file name", &a->output, err, errlen);
+    default:
+        return errbuf_set(err, errlen, "internal: unhandled option %s", opt);
+    }
+}
+
+static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t errlen)
+{
+    static const cli_opt_t opts[] = {
+        CLI_O_SIZES, CLI_O_SIZES_FILE, CLI_O_REUSE,  CLI_O_WINDOW, CLI_O_LATENCY_BUDGET,
+        CLI_O_JOBS,  CLI_O_FORMAT,     CLI_O_OUTPUT, CLI_O_QUIET,  CLI_O_END};
+    static const char *const keys[] = {"machine", "preempt", "exact", "seed", NULL};
+    /* tune's own defaults for what it takes from the run point */
+    a->point.spec.preempt = a->o.preempt;
+    a->point.opts = a->o.run;
+    cli_spec_t spec = {opts, keys, &a->point, on_option, a};
+    int rc = cli_parse(argc, argv, &spec, err, errlen);
+    if (rc != CLI_OK)
+        return rc;
+    a->o.preempt = a->point.spec.preempt;
+    a->o.run.exact = a->point.opts.exact;
+    a->o.run.seed = a->point.opts.seed;
+    if (!a->point.machine[0]) {
+        snprintf(err, errlen, "--machine is required; see 'clearsim machines'");
+        return CLI_USAGE;
+    }
+    if (a->sizes && a->sizes_file) {
+        snprintf(err, errlen, "give --sizes or --sizes-file, not both");
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+int cmd_tune_main(int argc, char **argv)
+{
+    char err[ERR_LEN] = "";
+    int rc = CMD_EXIT_RUNTIME;
+    tune_args_t a = {.format = REPORT_FMT_TEXT};
+    tune_size_t *sizes = NULL;
+    size_t n_sizes = 0;
+    machine_t *m = NULL;
+    outfile_t *of = NULL;
+    tune_result_t res = {0};
+    bool have_res = false;
+
+    point_init(&a.point);
+    run_opts_init(&a.o.run);
+    a.o.jobs = 1;
+    a.o.preempt = CALLER_PREEMPT_VOLUNTARY;
+    a.o.latency_budget_ns = 1e6;
+    switch (parse_args(argc, argv, &a, err, sizeof err)) {
+    case CLI_HELP:
+        cmd_tune_usage(stdout);
+        return cmd_finish_stdout("tune");
+    case CLI_OK:
+        break;
+    default:
+        errorf("%s", err);
+        return CMD_EXIT_USAGE;
+    }
+    int src = a.sizes        ? tune_parse_sizes(a.sizes, &sizes, &n_sizes, err, sizeof err)
+              : a.sizes_file ? tune_load_sizes(a.sizes_file, &sizes, &n_sizes, err, sizeof err)
+                             : tune_default_sizes(&sizes, &n_sizes, err, sizeof err);
+    if (src != 0) {
+        errorf("%s", err);
+        /* a bad --sizes is a usage error; an unreadable or bad file a runtime one */
+        rc = a.sizes ? CMD_EXIT_USAGE : CMD_EXIT_RUNTIME;
+        goto out;
+    }
+    m = cmd_machine_open("tune", a.point.machine, a.quiet, NULL);
+    if (!m)
+        goto out;
+    if (a.output) {
+        of = outfile_open(a.output, err, sizeof err);
+        if (!of) {
+            errorf("--output %s", err);
+            goto out;
+        }
+    }
+    a.o.sizes = sizes;
+    a.o.n_sizes = n_sizes;
+    a.o.progress = !a.quiet && progress_tty();
+    if (tune_run(m, &a.o, &res, err, sizeof err) != 0) {
+        errorf("%s", err);
+        goto out;
+    }
+    have_res = true;
+    if (tune_print(of ? outfile_fp(of) : stdout, a.format, &res, err, sizeof err) != 0) {
+        errorf("%s", err);
+        goto out;
+    }
+    if (cmd_finish_output("tune", &of) != CMD_EXIT_OK)
+        goto out;
+    rc = CMD_EXIT_OK;
+out:
+    outfile_abort(of);
+    if (have_res)
+        tune_result_free(&res);
+    if (m)
+        cfg_machine_destroy(m);
+    free(sizes);
+    return rc;
+}

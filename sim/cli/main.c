@@ -1,0 +1,166 @@
+/*
+ * main.c - the clearsim command: the dispatch table of its subcommands, the
+ * top-level help and version, and the signals that must not leave
+ * temporary files behind.
+ *
+ * Notes
+ *  - Each subcommand parses, runs and prints on its own (sim/cli/cmd_*.c)
+ *    and returns its exit code (sim/cli/cmd_common.h).
+ *  - SIGINT, SIGTERM and SIGHUP remove the temporaries of --output
+ *    (outfile_cleanup_signal) and then end the process by the same signal,
+ *    as if unhandled.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli/cmd_common.h"
+#include "sim/cli/commands.h"
+#include "sim/output/outfile.h"
+
+#ifndef CLEARSIM_VERSION
+#define CLEARSIM_VERSION "unknown"
+#endif
+
+typedef struct command {
+    const char *name;
+    const char *summary; /* one line for 'clearsim --help' */
+    int (*run)(int argc, char **argv);
+    void (*usage)(FILE *out);
+} command_t;
+
+#define CMD(name, summary)                                                                         \
+    {                                                                                              \
+#name, summary, cmd_##name##_main, cmd_##name##_usage                                      \
+    }
+
+/* Every command, in the order 'clearsim --help' lists them. */
+static const command_t commands[] = {
+    CMD(run, "predict one run of 'perf bench mem memset' or 'perf bench mem mmap'"),
+    CMD(machines, "list the bundled machine files"),
+    CMD(functions, "list the clearing kernels (functions)"),
+    CMD(native, "run the same workload natively on this host (measured)"),
+    CMD(detect, "print a machine file (YAML) for this host"),
+    CMD(sweep, "run 'run' over ranges of options, in parallel, shardable"),
+    CMD(tune, "recommend non-temporal thresholds and an extent cap"),
+    CMD(plot, "draw a csv of sweep, tune or a crosscheck with gnuplot"),
+    CMD(calibrate, "fit a machine file's timing parameters to measured cases"),
+    CMD(crosscheck, "measure the default sweep natively and compare it with the model"),
+    CMD(report, "generate docs/PREDICTIONS.md (predictions for every machine)"),
+    {NULL, NULL, NULL, NULL},
+};
+
+static void usage_main(FILE *out)
+{
+    fputs("usage: clearsim <command> [options]\n"
+          "\n"
+          "Predicts how fast a CPU clears memory (Linux clear_page/clear_pages, rep stosb,\n"
+          "MOVNTI, CLZERO, arm64 DC ZVA/STP/STNP/MOPS, memset) by running the real clearing\n"
+          "kernels through a trace-driven model of a machine described in a YAML file.\n"
+          "\n"
+          "Commands:\n",
+          out);
+    for (const command_t *c = commands; c->name; c++)
+        fprintf(out, "  %-12s %s\n", c->name, c->summary);
+    fputs("  help [CMD]   show the help of a command\n"
+          "\n"
+          "Options:\n"
+          "  -h, --help      show this help\n"
+          "  -V, --version   print the version\n"
+          "\n"
+          "Exit status: 0 success, 1 runtime error (machine file, run, output),\n"
+          "2 usage error (unknown command or option, bad option value).\n"
+          "See 'clearsim <command> --help' for the options of each command.\n",
+          out);
+}
+
+static const command_t *find_command(const char *name)
+{
+    for (const command_t *c = commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+/* A bounded, printable copy of an argument for a message. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", s);
+    if (strlen(s) >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    return buf;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: drop the temporaries of --output, then die of the
+ * signal (the default action), so that the caller sees the interrupt. */
+static void on_interrupt(int sig)
+{
+    outfile_cleanup_signal();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_interrupts(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        /* a signal ignored by whoever started us (nohup, a background job) stays ignored */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    char a[80];
+    catch_interrupts();
+    if (argc < 2) {
+        cmd_errorf(NULL, "no command given; see 'clearsim --help'");
+        return CMD_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    bool top_help = strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0;
+    bool version = strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0;
+    if (top_help || version) {
+        if (argc > 2) {
+            cmd_errorf(NULL, "unexpected argument '%s' after %s", shown(argv[2], a, sizeof a), cmd);
+            return CMD_EXIT_USAGE;
+        }
+        if (top_help)
+            usage_main(stdout);
+        else
+            printf("clearsim %s\n", CLEARSIM_VERSION);
+        return cmd_finish_stdout(NULL);
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc == 2) {
+            usage_main(stdout);
+            return cmd_finish_stdout(NULL);
+        }
+        const command_t *c = find_command(argv[2]);
+        if (!c || argc > 3) {
+            cmd_errorf(NULL, "help: %s '%s'; see 'clearsim --help'",
+                       c ? "unexpected argument" : "unknown command",
+                       shown(c ? argv[3] : argv[2], a, sizeof a));
+            return CMD_EXIT_USAGE;
+        }
+        c->usage(stdout);
+        return cmd_finish_stdout(NULL);
+    }
+    if (cmd[0] == '-') {
+        cmd_errorf(NULL, "unrecognized option '%s'; see 'clearsim --help'",
+                   shown(cmd, a, sizeof a));
+        return CMD_EXIT_USAGE;
+    }
+    const command_t *c = find_command(cmd);
+    if (!c) {
+        cmd_errorf(NULL, "unknown command '%s'; see 'clearsim --help'", shown(cmd, a, sizeof a));
+        return CMD_EXIT_USAGE;
+    }
+    return c->run(argc - 1, argv + 1);
+}

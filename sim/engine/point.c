@@ -1,0 +1,241 @@
+/*
+ * point.c - a run point set by option name (see point.h).
+ */
+#include "sim/engine/point.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/callers.h"
+#include "kernels/kernels.h"
+#include "models/base/errbuf.h"
+#include "sim/machine/optval.h"
+#include "sim/machine/units.h"
+
+const point_option_t point_options[] = {
+    {"machine", 0, true}, {"workload", 0, true},   {"size", 's', true},  {"chunk", 'k', true},
+    {"loops", 'l', true}, {"function", 'f', true}, {"fill", 0, true},    {"caller", 0, true},
+    {"page", 'p', true},  {"fault", 0, true},      {"preempt", 0, true}, {"extent-cap", 0, true},
+    {"exact", 0, false},  {"seed", 0, true},       {NULL, 0, false},
+};
+
+void point_init(run_point_t *p)
+{
+    memset(p, 0, sizeof *p);
+    wl_spec_init(&p->spec);
+    run_opts_init(&p->opts);
+}
+
+const point_option_t *point_option_find(const char *key)
+{
+    for (const point_option_t *o = point_options; key && o->name; o++)
+        if (strcmp(o->name, key) == 0)
+            return o;
+    return NULL;
+}
+
+static int set_page(const char *arg, uint64_t *out, char *err, size_t errlen)
+{
+    char a[80];
+    uint64_t v = 0;
+    if (optval_size("--page", arg, &v, err, errlen) != 0)
+        return -1;
+    if (v != (4ull << 10) && v != (2ull << 20) && v != (1ull << 30))
+        return errbuf_set(err, errlen, "--page '%s': must be 4KB, 2MB or 1GB",
+                          optval_shown(arg, a, sizeof a));
+    *out = v;
+    return 0;
+}
+
+static int set_function(const char *arg, char *dst, size_t len, char *err, size_t errlen)
+{
+    char a[80];
+    if (strlen(arg) >= len || kern_find(arg) == NULL)
+        return errbuf_set(err, errlen,
+                          "--function '%s': unknown function; see 'clearsim functions'",
+                          optval_shown(arg, a, sizeof a));
+    memcpy(dst, arg, strlen(arg) + 1);
+    return 0;
+}
+
+int point_set(run_point_t *p, const char *key, const char *value, char *err, size_t errlen)
+{
+    char a[80];
+    const point_option_t *o = point_option_find(key);
+    if (!o)
+        return errbuf_set(err, errlen, "unknown run option '%s'",
+                          optval_shown(key ? key : "", a, sizeof a));
+    if (o->has_arg && !value)
+        return errbuf_set(err, errlen, "option '--%s' needs a value", o->name);
+    if (!o->has_arg && value)
+        return errbuf_set(err, errlen, "option '--%s' takes no value", o->name);
+    const char *arg = value;
+    wl_spec_t *s = &p->spec;
+    uint64_t v = 0;
+    int i = 0;
+    if (strcmp(key, "machine") == 0) {
+        if (arg[0] == '\0')
+            return errbuf_set(err, errlen, "--machine '': give a machine name, a file or 'host'");
+        if (strlen(arg) >= sizeof p->machine)
+            return errbuf_set(err, errlen, "--machine: argument longer than %zu characters",
+                              sizeof p->machine - 1);
+        memcpy(p->machine, arg, strlen(arg) + 1);
+    } else if (strcmp(key, "workload") == 0) {
+        if (optval_choice("--workload", arg, wl_kind_names, &i, err, errlen))
+            return -1;
+        s->kind = (wl_kind_t)i;
+    } else if (strcmp(key, "size") == 0) {
+        if (optval_size("--size", arg, &v, err, errlen))
+            return -1;
+        s->size_bytes = v;
+    } else if (strcmp(key, "chunk") == 0) {
+        if (optval_size("--chunk", arg, &v, err, errlen))
+            return -1;
+        s->chunk_bytes = v;
+        p->chunk_given = true;
+    } else if (strcmp(key, "loops") == 0) {
+        if (optval_uint("--loops", arg, 1, UINT32_MAX, &v, err, errlen))
+            return -1;
+        s->loops = (uint32_t)v;
+    } else if (strcmp(key, "function") == 0) {
+        if (set_function(arg, s->function, sizeof s->function, err, errlen))
+            return -1;
+        p->function_given = true;
+    } else if (strcmp(key, "fill") == 0) {
+        if (optval_uint("--fill", arg, 0, 255, &v, err, errlen))
+            return -1;
+        s->fill = (uint32_t)v;
+    } else if (strcmp(key, "caller") == 0) {
+        if (optval_choice("--caller", arg, wl_caller_names, &i, err, errlen))
+            return -1;
+        s->caller = (wl_caller_t)i;
+        p->caller_given = true;
+    } else if (strcmp(key, "page") == 0) {
+        if (set_page(arg, &v, err, errlen))
+            return -1;
+        s->page_bytes = v;
+    } else if (strcmp(key, "fault") == 0) {
+        if (optval_choice("--fault", arg, wl_fault_names, &i, err, errlen))
+            return -1;
+        s->fault = (wl_fault_t)i;
+    } else if (strcmp(key, "preempt") == 0) {
+        if (optval_choice("--preempt", arg, caller_preempt_names, &i, err, errlen))
+            return -1;
+        s->preempt = (caller_preempt_t)i;
+    } else if (strcmp(key, "extent-cap") == 0) {
+        if (optval_size("--extent-cap", arg, &v, err, errlen))
+            return -1;
+        s->extent_cap_bytes = v;
+    } else if (strcmp(key, "exact") == 0) {
+        p->opts.exact = true;
+    } else if (strcmp(key, "seed") == 0) {
+        if (optval_uint("--seed", arg, 0, UINT64_MAX, &v, err, errlen))
+            return -1;
+        p->opts.seed = v;
+    }
+    return 0;
+}
+
+int point_check(const run_point_t *p, char *err, size_t errlen)
+{
+    const wl_spec_t *s = &p->spec;
+    if (p->chunk_given && s->chunk_bytes > s->size_bytes) {
+        char k[32], z[32];
+        unit_format_size(s->chunk_bytes, k, sizeof k);
+        unit_format_size(s->size_bytes, z, sizeof z);
+        return errbuf_set(err, errlen, "--chunk (%s) is larger than --size (%s)", k, z);
+    }
+    return 0;
+}
+
+/* The next blank-separated word of *s into buf; false at the end. */
+static bool next_word(const char **s, char *buf, size_t len, bool *too_long)
+{
+    const char *p = *s;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return false;
+    size_t n = 0;
+    *too_long = false;
+    while (p[n] && !isspace((unsigned char)p[n]))
+        n++;
+    if (n >= len)
+        *too_long = true;
+    else
+        memcpy(buf, p, n), buf[n] = '\0';
+    *s = p + n;
+    return true;
+}
+
+int point_parse_args(run_point_t *p, const char *args, char *err, size_t errlen)
+{
+    char w[4096], v[4096], a[80];
+    bool too_long = false;
+    const char *s = args ? args : "";
+    while (next_word(&s, w, sizeof w, &too_long)) {
+        if (too_long)
+            return errbuf_set(err, errlen, "an argument longer than %zu characters", sizeof w - 1);
+        const point_option_t *o = NULL;
+        const char *val = NULL;
+        if (strncmp(w, "--", 2) == 0) {
+            char *eq = strchr(w + 2, '=');
+            if (eq)
+                *eq = '\0';
+            o = point_option_find(w + 2);
+            if (!o)
+                return errbuf_set(err, errlen, "unrecognized option '%s'",
+                                  optval_shown(w, a, sizeof a));
+            if (eq && !o->has_arg)
+                return errbuf_set(err, errlen, "option '--%s' takes no value", o->name);
+            val = eq ? eq + 1 : NULL;
+        } else if (w[0] == '-' && w[1] && w[1] != '-') {
+            for (const point_option_t *q = point_options; q->name && !o; q++)
+                if (q->short_name == w[1])
+                    o = q;
+            if (!o)
+                return errbuf_set(err, errlen, "unrecognized option '-%c'", w[1]);
+            val = w[2] ? w + 2 : NULL;
+        } else {
+            return errbuf_set(err, errlen, "unexpected argument '%s'",
+                              optval_shown(w, a, sizeof a));
+        }
+        if (o->has_arg && !val) {
+            if (!next_word(&s, v, sizeof v, &too_long))
+                return errbuf_set(err, errlen, "option '--%s' needs a value", o->name);
+            if (too_long)
+                return errbuf_set(err, errlen, "an argument longer than %zu characters",
+                                  sizeof v - 1);
+            val = v;
+        }
+        if (point_set(p, o->name, val, err, errlen) != 0)
+            return -1;
+    }
+    return point_check(p, err, errlen);
+}
+
+const char *point_default_function(const machine_t *m)
+{
+    if (m->isa == MACHINE_ISA_ARM64)
+        return "memset";
+    if (m->features & MACHINE_FEAT_ERMS)
+        return "rep_stosb";
+    if (m->features & MACHINE_FEAT_REP_GOOD)
+        return "rep_stosq";
+    return "unrolled";
+}
+
+wl_caller_t point_default_caller(wl_kind_t kind)
+{
+    return kind == WL_MMAP ? WL_CALLER_PAGE : WL_CALLER_CHUNKED;
+}
+
+void point_apply_defaults(run_point_t *p, const machine_t *m)
+{
+    if (!p->function_given)
+        snprintf(p->spec.function, sizeof p->spec.function, "%s", point_default_function(m));
+    if (!p->caller_given)
+        p->spec.caller = point_default_caller(p->spec.kind);
+}

@@ -1,0 +1,77 @@
+/*
+ * point.h - one run point: the machine, the workload and the run options of
+ * one prediction, set by option name exactly as `clearsim run` takes them.
+ * The one table of those options (point_options) serves run, native and
+ * sweep's command lines, sweep's axes, and the option strings of
+ * calibration cases and of the predictions report.
+ *
+ * Notes
+ *  - Setting an option parses its value with its unit and bounds
+ *    (sim/machine/optval.h); an error is one line naming the option
+ *    ("--fill '256': out of range 0..255").
+ *  - What needs the machine (the kernel's ISA and features, length granules)
+ *    is wl_validate()'s, once the machine is loaded; point_apply_defaults()
+ *    then fills in what the options left to the machine (the function, the
+ *    caller).
+ *  - Units: sizes in bytes.
+ */
+#ifndef CLEARSIM_POINT_H
+#define CLEARSIM_POINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/base/machine.h"
+#include "sim/engine/run.h"
+#include "sim/engine/workload.h"
+
+#define POINT_MACHINE_ARG_MAX 4096
+
+typedef struct run_point {
+    char machine[POINT_MACHINE_ARG_MAX]; /* --machine NAME|PATH|host; "" when not given */
+    wl_spec_t spec;                      /* wl_spec_init() defaults + options */
+    run_opts_t opts;                     /* run_opts_init() defaults + --exact, --seed */
+    bool function_given;                 /* -f given (else chosen from the machine) */
+    bool caller_given;                   /* --caller given (else chosen from the workload) */
+    bool chunk_given;                    /* -k given */
+} run_point_t;
+
+/* One option of a run point. */
+typedef struct point_option {
+    const char *name; /* long name without "--" */
+    char short_name;  /* 's', or 0 */
+    bool has_arg;     /* takes a value (every one but --exact) */
+} point_option_t;
+
+/* The options, in help order, ending with {NULL}. */
+extern const point_option_t point_options[];
+
+/* The defaults: wl_spec_init() and run_opts_init(), no machine. */
+void point_init(run_point_t *p);
+/* Set option `key` (its long name: "size", "chunk", "machine", "exact", ...)
+ * from `value` (NULL for an option without one). Cross-option checks are
+ * point_check()'s. Returns 0, or -1 with a one-line reason naming --key. */
+int point_set(run_point_t *p, const char *key, const char *value, char *err, size_t errlen);
+/* The option called `key`, or NULL. */
+const point_option_t *point_option_find(const char *key);
+/* What the options alone can check: --chunk <= --size (when -k was given).
+ * Returns 0, or -1 with a reason. */
+int point_check(const run_point_t *p, char *err, size_t errlen);
+/* An option string ("-s 64MB -k 4KB --fill 0x5a"), words separated by
+ * blanks, --key VALUE, --key=VALUE, -k VALUE or -kVALUE, each set as
+ * point_set does, then point_check. Returns 0, or -1 with a reason. */
+int point_parse_args(run_point_t *p, const char *args, char *err, size_t errlen);
+
+/* The function used when -f is not given: on x86_64 rep_stosb when the
+ * machine has ERMS, else rep_stosq when it has REP_GOOD, else unrolled (the
+ * order in which Linux picks clear_page); on arm64 memset (what arm64
+ * clear_page(s) becomes). */
+const char *point_default_function(const machine_t *m);
+/* The caller used when --caller is not given: memset -> chunked, mmap ->
+ * page (page-at-a-time, as Linux before clear_pages). */
+wl_caller_t point_default_caller(wl_kind_t kind);
+/* Fill in the machine-dependent defaults of p (function, caller). */
+void point_apply_defaults(run_point_t *p, const machine_t *m);
+
+#endif

@@ -1,0 +1,390 @@
+/*
+ * run.c - one prediction: workload -> kernels in trace mode -> model ->
+ * result.
+ *
+ * Notes
+ *  - The measured region starts at the workload's WL_MARK_ROI_BEGIN (after
+ *    its warm-up) and ends when everything it issued has completed
+ *    (model_drain), like a timer read after the last call returns and its
+ *    stores are visible.
+ *  - Mapping: a memset workload clears a user buffer through 4 KiB pages
+ *    (physically contiguous only within a page). An mmap workload's faults
+ *    are cleared by the kernel through its direct map (1 GiB pages) and each
+ *    folio is physically contiguous.
+ *  - perf counters are linear combinations of internal events from the
+ *    machine's pmu: map; a counter it does not map is not supported.
+ */
+#include "sim/engine/run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/model.h"
+#include "models/model_ff.h"
+#include "sim/output/progress.h"
+
+#define RUN_DIRECT_MAP_PAGE_BYTES (1ull << 30)
+
+const char *const run_std_counters[] = {
+    "cycles",    "instructions",    "L1-dcache-loads",  "L1-dcache-load-misses",
+    "LLC-loads", "LLC-load-misses", "dTLB-load-misses", NULL,
+};
+
+void run_opts_init(run_opts_t *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->seed = 1;
+}
+
+/* Blocks that must agree, and the spread allowed between them: the model's
+ * own fast-forward's (models/model_ff.h). */
+#define FF_HIST        MODEL_FF_BLOCKS
+#define FF_TOL         MODEL_FF_TOLERANCE
+#define FF_BLOCK_BYTES (256u << 10) /* a block covers at least this many bytes */
+
+#define RUN_FRAME_KINDS 3 /* TRACE_FAULT, TRACE_INSNS, TRACE_STORE */
+
+typedef struct run_ctx {
+    model_t *md;
+    stats_t roi_start;
+    bool roi_started;
+    progress_t *progress;
+    uint64_t periods; /* periods done or skipped */
+    uint64_t total_periods;
+    /* workload-level fast-forward */
+    bool ff;
+    bool streaming; /* footprint far larger than the caches */
+    uint64_t periods_per_loop;
+    uint64_t block_periods; /* periods per comparison block */
+    uint64_t tail_periods;  /* periods always simulated at the end */
+    uint64_t in_block;
+    stats_t blk_snap;
+    /* Frame ops: what the workload emits outside kernel calls even for the
+     * periods it skips (mmap: each folio's fault and first touch). Their
+     * share of a block is kept apart, so that skipping extrapolates only the
+     * calls. A frame op of a skipped stretch is simulated (its effect on the
+     * model's state - time, write streaming - is real), but as its folio was
+     * never cleared the caches do not hold what they would: its counters are
+     * replaced by the mean of the frame ops of its kind simulated outside
+     * skipped stretches. */
+    bool in_call;
+    stats_t frame;                   /* frame-op deltas since blk_snap */
+    stats_t fsum[RUN_FRAME_KINDS];   /* per kind: simulated frame ops' deltas */
+    uint64_t fn[RUN_FRAME_KINDS];    /* ... and their number */
+    uint64_t fowed[RUN_FRAME_KINDS]; /* frame ops simulated while skipping */
+    stats_t factual;                 /* ... and what they did */
+    bool fskip;                      /* skipping: until the next call begins */
+    stats_t hist[FF_HIST];
+    uint32_t nhist;
+    uint64_t skipped_periods;
+    double err;
+} run_ctx_t;
+
+/* After a block of periods: if the last FF_HIST blocks agree on every
+ * counter and on time, skip to the tail. Returns the periods to skip. */
+static uint64_t ff_block(run_ctx_t *c)
+{
+    stats_t now, d;
+    model_stats(c->md, &now);
+    stats_sub(&d, &now, &c->blk_snap);
+    stats_sub(&d, &d, &c->frame); /* only the calls' own work is extrapolated */
+    memset(&c->frame, 0, sizeof(c->frame));
+    c->blk_snap = now;
+    if (c->nhist == FF_HIST) {
+        memmove(&c->hist[0], &c->hist[1], (FF_HIST - 1) * sizeof(stats_t));
+        c->nhist--;
+    }
+    c->hist[c->nhist++] = d;
+    if (c->nhist < FF_HIST || c->periods >= c->total_periods)
+        return 0;
+    /* Not before the caches have been refilled by the measured work itself
+     * (a warm-up that did not allocate - elided, NT - leaves them cold). */
+    if (c->periods < c->tail_periods)
+        return 0;
+    uint64_t remaining = c->total_periods - c->periods;
+    if (remaining <= c->tail_periods)
+        return 0;
+    uint64_t n = remaining - c->tail_periods;
+    if (!c->streaming) /* keep addresses in step with the cached footprint */
+        n = n / c->periods_per_loop * c->periods_per_loop;
+    if (n == 0)
+        return 0;
+    double worst = model_ff_stats_spread(c->hist, FF_HIST, FF_TOL);
+    if (worst < 0)
+        return 0;
+    /* Steady: add n periods' worth of the mean block delta. */
+    double per = (double)n / ((double)FF_HIST * (double)c->block_periods);
+    stats_t add;
+    memset(&add, 0, sizeof(add));
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        uint64_t cs = 0, bs = 0;
+        for (uint32_t i = 0; i < FF_HIST; i++) {
+            cs += c->hist[i].count[e];
+            bs += c->hist[i].bytes[e];
+        }
+        add.count[e] = (uint64_t)llround((double)cs * per);
+        add.bytes[e] = (uint64_t)llround((double)bs * per);
+    }
+    model_add_stats(c->md, &add, 1);
+    model_shift_time(c->md, (double)add.count[ST_CYCLES]);
+    model_stats(c->md, &c->blk_snap);
+    c->nhist = 0;
+    c->in_block = 0;
+    c->periods += n;
+    c->skipped_periods += n;
+    c->fskip = true;
+    c->err = worst > c->err ? worst : c->err;
+    return n;
+}
+
+/* End of a skipped stretch: count its frame ops at the mean of their kind
+ * instead of what they did (see run_ctx_t.frame). Unsigned wrap-around
+ * subtracts. */
+static void frame_settle(run_ctx_t *c)
+{
+    stats_t add;
+    memset(&add, 0, sizeof(add));
+    stats_sub(&add, &add, &c->factual);
+    memset(&c->factual, 0, sizeof(c->factual));
+    for (int k = 0; k < RUN_FRAME_KINDS; k++) {
+        if (!c->fowed[k])
+            continue;
+        double per = (double)c->fowed[k] / (double)c->fn[k];
+        for (int e = 0; e < ST_EVENT_COUNT; e++) {
+            add.count[e] += (uint64_t)llround((double)c->fsum[k].count[e] * per);
+            add.bytes[e] += (uint64_t)llround((double)c->fsum[k].bytes[e] * per);
+        }
+        c->fowed[k] = 0;
+    }
+    model_add_stats(c->md, &add, 1);
+    model_shift_time(c->md, (double)(int64_t)add.count[ST_CYCLES]);
+    stats_add(&c->frame, &add);
+    c->fskip = false;
+}
+
+static int frame_kind(uint8_t kind)
+{
+    switch (kind) {
+    case TRACE_FAULT:
+        return 0;
+    case TRACE_INSNS:
+        return 1;
+    case TRACE_STORE:
+        return 2;
+    default:
+        return -1;
+    }
+}
+
+/* The model's trace sink, through which the runner sees which ops fall
+ * outside kernel calls (see run_ctx_t.frame). */
+static int run_sink(void *vctx, const trace_op_t *op)
+{
+    run_ctx_t *c = vctx;
+    if (op->kind == TRACE_CALL_BEGIN) {
+        if (c->fskip)
+            frame_settle(c);
+        c->in_call = true;
+    }
+    int k = c->ff && c->roi_started && !c->in_call ? frame_kind(op->kind) : -1;
+    if (k < 0) {
+        int rc = model_op(c->md, op);
+        if (op->kind == TRACE_CALL_END)
+            c->in_call = false;
+        return rc;
+    }
+    stats_t before, after, d;
+    model_stats(c->md, &before);
+    int rc = model_op(c->md, op);
+    if (op->kind == TRACE_STORE) {
+        /* Let the model finish the store's line now rather than at the next
+         * op (a call end only does that), so the line's work counts here. */
+        trace_op_t end = {.kind = TRACE_CALL_END};
+        model_op(c->md, &end);
+    }
+    model_stats(c->md, &after);
+    stats_sub(&d, &after, &before);
+    stats_add(&c->frame, &d);
+    if (c->fskip && c->fn[k] > 0) {
+        c->fowed[k]++;
+        stats_add(&c->factual, &d);
+    } else if (!c->fskip) {
+        stats_add(&c->fsum[k], &d);
+        c->fn[k]++;
+    }
+    return rc;
+}
+
+static uint64_t on_mark(void *vctx, wl_mark_t mark)
+{
+    run_ctx_t *c = vctx;
+    switch (mark) {
+    case WL_MARK_ROI_BEGIN:
+        model_stats(c->md, &c->roi_start);
+        c->blk_snap = c->roi_start;
+        memset(&c->frame, 0, sizeof(c->frame));
+        c->roi_started = true;
+        break;
+    case WL_MARK_PERIOD:
+        c->periods++;
+        if ((c->periods & 63) == 0)
+            progress_update(c->progress, c->periods);
+        if (c->ff && ++c->in_block >= c->block_periods) {
+            c->in_block = 0;
+            return ff_block(c);
+        }
+        break;
+    case WL_MARK_LOOP:
+        break;
+    }
+    return 0;
+}
+
+/* Kernel calls in the measured region (the workload's periods), for the ETA
+ * and the fast-forward tail. */
+static uint64_t calls_per_folio(const wl_spec_t *s)
+{
+    uint64_t folio = s->page_bytes;
+    if (s->caller == WL_CALLER_PAGE)
+        return folio > CALLER_SUBPAGE_BYTES ? folio / CALLER_SUBPAGE_BYTES : 1;
+    bool capped = s->preempt == CALLER_PREEMPT_NONE || s->preempt == CALLER_PREEMPT_VOLUNTARY;
+    if (!capped || !s->extent_cap_bytes || folio <= s->extent_cap_bytes)
+        return 1;
+    return (folio + s->extent_cap_bytes - 1) / s->extent_cap_bytes;
+}
+
+static uint64_t expected_periods(const wl_spec_t *s)
+{
+    if (s->kind == WL_MMAP)
+        return s->page_bytes ? s->size_bytes / s->page_bytes * calls_per_folio(s) * s->loops : 0;
+    uint64_t chunk = s->chunk_bytes ? s->chunk_bytes : s->size_bytes;
+    if (s->caller == WL_CALLER_REPEAT || chunk == 0)
+        return s->loops;
+    return (s->size_bytes + chunk - 1) / chunk * s->loops;
+}
+
+static void ff_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool on)
+{
+    uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
+    uint64_t period_bytes;
+    if (s->kind == WL_MMAP)
+        period_bytes = s->page_bytes / calls_per_folio(s);
+    else if (s->caller == WL_CALLER_REPEAT || !s->chunk_bytes)
+        period_bytes = s->size_bytes;
+    else
+        period_bytes = s->chunk_bytes;
+    if (period_bytes == 0)
+        period_bytes = 1;
+    uint64_t loops = s->loops ? s->loops : 1;
+    c->ff = on && c->total_periods > 0;
+    c->periods_per_loop = c->total_periods / loops ? c->total_periods / loops : 1;
+    c->streaming = s->size_bytes >= 4 * cap;
+    c->block_periods = (FF_BLOCK_BYTES + period_bytes - 1) / period_bytes;
+    c->tail_periods = (cap + cap / 4 + period_bytes - 1) / period_bytes;
+    if (c->tail_periods < 2)
+        c->tail_periods = 2;
+    if (!c->streaming && c->tail_periods < c->periods_per_loop)
+        c->tail_periods = c->periods_per_loop; /* at least the last loop, exactly */
+}
+
+static void map_counters(const machine_t *m, run_result_t *out)
+{
+    out->n_counters = 0;
+    /* The standard set first, in print order, then any other mapped event. */
+    for (int i = 0; run_std_counters[i]; i++) {
+        run_counter_t *c = &out->counters[out->n_counters++];
+        snprintf(c->name, sizeof(c->name), "%s", run_std_counters[i]);
+        c->supported = false;
+        c->value = 0;
+    }
+    for (uint32_t j = 0; j < m->n_pmu; j++) {
+        const machine_pmu_map_t *pm = &m->pmu[j];
+        run_counter_t *c = NULL;
+        for (uint32_t k = 0; k < out->n_counters; k++)
+            if (strcmp(out->counters[k].name, pm->name) == 0)
+                c = &out->counters[k];
+        if (!c) {
+            if (out->n_counters >= RUN_COUNTERS_MAX)
+                continue;
+            c = &out->counters[out->n_counters++];
+            snprintf(c->name, sizeof(c->name), "%s", pm->name);
+        }
+        c->supported = pm->supported;
+        if (!pm->supported)
+            continue;
+        double v = 0;
+        for (uint32_t t = 0; t < pm->n_terms; t++)
+            v += pm->terms[t].coef * (double)out->stats.count[pm->terms[t].event];
+        c->value = v > 0 ? (uint64_t)llround(v) : 0;
+    }
+}
+
+int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opts,
+                run_result_t *out, char *err, size_t errlen)
+{
+    run_opts_t defaults;
+    if (!opts) {
+        run_opts_init(&defaults);
+        opts = &defaults;
+    }
+    memset(out, 0, sizeof(*out));
+    if (wl_validate(spec, m, err, errlen))
+        return -1;
+    model_t *md = model_create(m, opts->seed, err, errlen);
+    if (!md)
+        return -1;
+    if (spec->kind == WL_MMAP)
+        model_set_mapping(md, RUN_DIRECT_MAP_PAGE_BYTES, spec->page_bytes);
+    else
+        model_set_mapping(md, spec->page_bytes ? spec->page_bytes : 4096,
+                          spec->page_bytes ? spec->page_bytes : 4096);
+
+    run_ctx_t ctx = {.md = md};
+    ctx.total_periods = expected_periods(spec);
+    ff_setup(&ctx, m, spec, !opts->exact);
+    model_set_fast_forward(md, !opts->exact);
+    ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);
+    trace_t *t = trace_create(run_sink, &ctx, true);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        progress_destroy(ctx.progress);
+        model_destroy(md);
+        return -1;
+    }
+    int rc = wl_trace(spec, m, t, on_mark, &ctx, err, errlen);
+    trace_flush(t);
+    if (ctx.fskip)
+        frame_settle(&ctx);
+    trace_destroy(t);
+    progress_destroy(ctx.progress);
+    if (rc) {
+        model_destroy(md);
+        return -1;
+    }
+    model_drain(md);
+    stats_t end;
+    model_stats(md, &end);
+    if (!ctx.roi_started)
+        memset(&ctx.roi_start, 0, sizeof(ctx.roi_start));
+    stats_sub(&out->stats, &end, &ctx.roi_start);
+
+    out->spec = *spec;
+    snprintf(out->machine, sizeof(out->machine), "%s", m->name);
+    out->bytes = wl_measured_bytes(spec);
+    out->cycles = out->stats.count[ST_CYCLES];
+    out->seconds = m->freq_ghz > 0 ? (double)out->cycles / (m->freq_ghz * 1e9) : 0;
+    out->bytes_per_sec = out->seconds > 0 ? (double)out->bytes / out->seconds : 0;
+    uint64_t skipped_lines, total_lines;
+    double model_err;
+    model_ff_report(md, &skipped_lines, &total_lines, &model_err);
+    out->extrapolated = skipped_lines > 0 || ctx.skipped_periods > 0;
+    double share = ctx.total_periods ? (double)ctx.skipped_periods / ctx.total_periods : 0;
+    double eb = ctx.err * share;
+    if (total_lines)
+        eb += model_err * (double)skipped_lines / (double)total_lines;
+    out->error_bound = eb;
+    map_counters(m, out);
+    model_destroy(md);
+    return 0;
+}

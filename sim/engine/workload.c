@@ -1,0 +1,368 @@
+/*
+ * workload.c - perf bench mem memset / mmap as trace generators (see
+ * workload.h), and their validation.
+ *
+ * Notes
+ *  - Kernel calls go through the kernels' trace functions with a kern_ctx_t
+ *    whose trace is the given trace_t, in the order kernels/callers.c gives.
+ *    Each call is bracketed by TRACE_CALL_BEGIN / TRACE_CALL_END (addr, bytes
+ *    = len, count 0: the model charges core.call_cycles); reschedule points
+ *    become TRACE_RESCHED.
+ *  - memset: warm-up = one call over the whole buffer with fill 0xff (perf
+ *    bench prefaults the buffer this way; a zero-only kernel still writes
+ *    zeros), then flush + WL_MARK_ROI_BEGIN, then `loops` passes: caller
+ *    chunked = chunk-byte calls (the last may be shorter), caller repeat =
+ *    one whole-buffer call. WL_MARK_PERIOD after each call, WL_MARK_LOOP
+ *    after each pass. With reuse_bytes, each measured call is followed
+ *    (before its WL_MARK_PERIOD) by the consumer's touch of what it cleared:
+ *    one 8-byte TRACE_LOAD at the start of each line of the first
+ *    min(reuse_bytes, len) bytes, in ascending order. The warm-up has none.
+ *  - mmap: WL_MARK_ROI_BEGIN first (the whole run is measured). Per loop the
+ *    same simulated range is mapped again (freed pages are usually reused
+ *    hot; the model decides what that costs). Per folio (page_bytes):
+ *      demand:   TRACE_INSNS 4 (the user's touch loop: address, increment,
+ *                compare, branch), TRACE_FAULT (addr = folio start, bytes =
+ *                page size), the clearing calls, then the user's 1-byte
+ *                TRACE_STORE of 0 at the folio start;
+ *      populate: TRACE_FAULT with TRACE_F_POPULATE, the clearing calls, no
+ *                user access;
+ *    then WL_MARK_PERIOD; WL_MARK_LOOP after each loop. The fault address is
+ *    the folio start, so the page caller clears subpages N-1..0. The clear
+ *    always writes zeros. mmap/munmap system calls themselves are not
+ *    emitted (their cost belongs to the model's fault costs).
+ *  - Every mark is preceded by trace_flush(), so ops before a mark are
+ *    delivered before it.
+ *  - When the sink stops the trace (trace_error() != 0), wl_trace() stops at
+ *    the next call or folio boundary and returns 0: stopping is the sink's
+ *    decision, and the caller reads trace_error().
+ *  - Units: bytes; simulated addresses from base_addr (default 16 TiB, so
+ *    every page size is aligned).
+ */
+#include "sim/engine/workload.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/kernels.h"
+#include "models/base/errbuf.h"
+#include "sim/machine/units.h"
+
+#define WL_DEFAULT_BASE_ADDR 0x100000000000ull
+#define WL_TOUCH_INSNS       4u
+
+void wl_spec_init(wl_spec_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = WL_MEMSET;
+    snprintf(s->function, sizeof s->function, "%s", "memset");
+    s->size_bytes = 1ull << 20;
+    s->chunk_bytes = 0;
+    s->loops = 1;
+    s->fill = 0;
+    s->caller = WL_CALLER_CHUNKED;
+    s->fault = WL_FAULT_DEMAND;
+    s->page_bytes = 4096;
+    s->preempt = CALLER_PREEMPT_NONE;
+    s->extent_cap_bytes = CALLER_DEFAULT_EXTENT_CAP_BYTES;
+    s->base_addr = WL_DEFAULT_BASE_ADDR;
+}
+
+/* ------------------------------------------------------------ validation */
+
+static bool page_size_ok(uint64_t p)
+{
+    return p == (4ull << 10) || p == (2ull << 20) || p == (1ull << 30);
+}
+
+int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen)
+{
+    char a[32], b[32], why[256];
+
+    if (s->kind != WL_MEMSET && s->kind != WL_MMAP)
+        return errbuf_set(err, errlen, "unknown workload (use memset or mmap)");
+    if (s->size_bytes == 0)
+        return errbuf_set(err, errlen, "--size must be greater than 0");
+    if (s->loops == 0)
+        return errbuf_set(err, errlen, "--loops must be at least 1");
+    if (s->fill > 255) {
+        snprintf(err, errlen, "--fill %u is out of range 0..255", s->fill);
+        return -1;
+    }
+    if (memchr(s->function, '\0', sizeof s->function) == NULL)
+        return errbuf_set(err, errlen, "--function: name too long");
+    const kern_info_t *k = kern_find(s->function);
+    if (!k)
+        return errbuf_set(err, errlen, "--function %s: unknown function", s->function);
+    if (m && kern_check_machine(k, m, why, sizeof why))
+        return errbuf_set(err, errlen, "--function %s: %s", s->function, why);
+    if (!page_size_ok(s->page_bytes)) {
+        unit_format_size(s->page_bytes, a, sizeof a);
+        return errbuf_set(err, errlen, "--page %s: must be 4KB, 2MB or 1GB", a);
+    }
+    if (s->base_addr % s->page_bytes) {
+        unit_format_size(s->page_bytes, a, sizeof a);
+        snprintf(err, errlen, "base address 0x%llx is not aligned to the page size (%s)",
+                 (unsigned long long)s->base_addr, a);
+        return -1;
+    }
+
+    if (s->kind == WL_MEMSET) {
+        if (s->caller != WL_CALLER_CHUNKED && s->caller != WL_CALLER_REPEAT)
+            return errbuf_set(err, errlen,
+                              "--caller %s is not valid for the memset workload (use chunked or "
+                              "repeat)",
+                              wl_caller_name(s->caller));
+        if (s->chunk_bytes > s->size_bytes) {
+            unit_format_size(s->chunk_bytes, a, sizeof a);
+            unit_format_size(s->size_bytes, b, sizeof b);
+            return errbuf_set(err, errlen, "--chunk (%s) is larger than --size (%s)", a, b);
+        }
+        if (s->caller == WL_CALLER_REPEAT && s->chunk_bytes && s->chunk_bytes != s->size_bytes)
+            return errbuf_set(err, errlen,
+                              "--chunk applies only to --caller chunked (repeat clears the whole "
+                              "buffer per call)");
+        if (s->reuse_bytes > s->size_bytes) {
+            unit_format_size(s->reuse_bytes, a, sizeof a);
+            unit_format_size(s->size_bytes, b, sizeof b);
+            return errbuf_set(err, errlen, "reuse (%s) is larger than --size (%s)", a, b);
+        }
+        if (kern_check_fill(k, s->fill, why, sizeof why)) {
+            snprintf(err, errlen, "--fill %u: %s", s->fill, why);
+            return -1;
+        }
+        unit_format_size(s->size_bytes, a, sizeof a);
+        if (kern_check_len(k, m, s->size_bytes, why, sizeof why))
+            return errbuf_set(err, errlen, "--size %s: %s", a, why);
+        if (s->chunk_bytes && kern_check_len(k, m, s->chunk_bytes, why, sizeof why)) {
+            unit_format_size(s->chunk_bytes, a, sizeof a);
+            return errbuf_set(err, errlen, "--chunk %s: %s", a, why);
+        }
+        return 0;
+    }
+
+    /* mmap */
+    if (s->caller != WL_CALLER_PAGE && s->caller != WL_CALLER_EXTENT)
+        return errbuf_set(err, errlen,
+                          "--caller %s is not valid for the mmap workload (use page or extent)",
+                          wl_caller_name(s->caller));
+    if (s->fault != WL_FAULT_DEMAND && s->fault != WL_FAULT_POPULATE)
+        return errbuf_set(err, errlen, "--fault: unknown fault mode (use demand or populate)");
+    if (s->preempt > CALLER_PREEMPT_LAZY)
+        return errbuf_set(err, errlen,
+                          "--preempt: unknown preemption model (use none, voluntary, full or "
+                          "lazy)");
+    if (s->size_bytes % s->page_bytes) {
+        unit_format_size(s->size_bytes, a, sizeof a);
+        unit_format_size(s->page_bytes, b, sizeof b);
+        return errbuf_set(err, errlen, "--size %s is not a multiple of --page %s", a, b);
+    }
+    if (s->fill != 0) {
+        snprintf(err, errlen,
+                 "--fill %u: the mmap workload clears pages with zeros; --fill applies only to "
+                 "memset",
+                 s->fill);
+        return -1;
+    }
+    if (s->chunk_bytes)
+        return errbuf_set(err, errlen, "--chunk applies only to the memset workload");
+    if (s->reuse_bytes)
+        return errbuf_set(err, errlen, "reuse applies only to the memset workload");
+    if (s->extent_cap_bytes == 0 || s->extent_cap_bytes % CALLER_SUBPAGE_BYTES) {
+        unit_format_size(s->extent_cap_bytes, a, sizeof a);
+        return errbuf_set(err, errlen, "--extent-cap %s: must be a non-zero multiple of 4KiB", a);
+    }
+    if (kern_check_len(k, m, CALLER_SUBPAGE_BYTES, why, sizeof why))
+        return errbuf_set(err, errlen, "--function %s: %s", s->function, why);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- trace */
+
+typedef struct wl_run {
+    kern_ctx_t k;
+    const kern_info_t *kern;
+    uint8_t fill;
+    bool period_per_call;
+    wl_mark_fn mark;
+    void *mark_ctx;
+    uint64_t skip;        /* periods still to skip (fast-forward) */
+    uint64_t reuse_bytes; /* loads after each call (0 = none; set for the measured calls) */
+    uint32_t line_bytes;  /* the consumer's load stride */
+} wl_run_t;
+
+static void emit(trace_t *t, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count,
+                 uint16_t width, uint32_t flags)
+{
+    trace_op_t op = {
+        .addr = addr,
+        .bytes = bytes,
+        .count = count,
+        .width = width,
+        .kind = (uint8_t)kind,
+        .fill = 0,
+        .flags = flags,
+    };
+    trace_emit(t, &op);
+}
+
+static void mark(wl_run_t *r, wl_mark_t what)
+{
+    trace_flush(r->k.trace);
+    if (r->mark) {
+        uint64_t n = r->mark(r->mark_ctx, what);
+        if (what == WL_MARK_PERIOD)
+            r->skip += n;
+    }
+}
+
+static void on_clear(void *ctx, uint64_t addr, uint64_t len)
+{
+    wl_run_t *r = ctx;
+    if (trace_error(r->k.trace))
+        return;
+    if (r->period_per_call && r->skip) {
+        r->skip--; /* fast-forwarded: the runner has counted this call */
+        return;
+    }
+    emit(r->k.trace, TRACE_CALL_BEGIN, addr, len, 0, 0, 0);
+    r->kern->trace(&r->k, addr, len, r->fill);
+    emit(r->k.trace, TRACE_CALL_END, addr, len, 0, 0, 0);
+    const uint64_t touch = r->reuse_bytes < len ? r->reuse_bytes : len;
+    for (uint64_t off = 0; off < touch; off += r->line_bytes)
+        emit(r->k.trace, TRACE_LOAD, addr + off, 8, 1, 8, 0);
+    if (r->period_per_call)
+        mark(r, WL_MARK_PERIOD);
+}
+
+static void on_resched(void *ctx)
+{
+    wl_run_t *r = ctx;
+    if (r->period_per_call && r->skip)
+        return; /* between calls that are being skipped */
+    emit(r->k.trace, TRACE_RESCHED, 0, 0, 0, 0, 0);
+}
+
+static void trace_memset(const wl_spec_t *s, wl_run_t *r, const caller_cb_t *cb)
+{
+    /* warm-up: prefault / warm the buffer as perf bench does */
+    r->fill = 0xff;
+    r->period_per_call = false;
+    on_clear(r, s->base_addr, s->size_bytes);
+    mark(r, WL_MARK_ROI_BEGIN);
+
+    r->fill = (uint8_t)s->fill;
+    r->period_per_call = true;
+    r->reuse_bytes = s->reuse_bytes;
+    for (uint32_t l = 0; l < s->loops && !trace_error(r->k.trace); l++) {
+        if (s->caller == WL_CALLER_REPEAT)
+            on_clear(r, s->base_addr, s->size_bytes);
+        else
+            caller_chunked(s->base_addr, s->size_bytes, s->chunk_bytes, cb);
+        mark(r, WL_MARK_LOOP);
+    }
+}
+
+static void count_call(void *ctx, uint64_t addr, uint64_t len)
+{
+    (void)addr;
+    (void)len;
+    (*(uint64_t *)ctx)++;
+}
+
+/* The caller's kernel calls for one folio. Every folio of a run has the same
+ * size, fault offset and caller options, so one count holds for all. */
+static uint64_t calls_per_folio(const wl_spec_t *s, const machine_t *m)
+{
+    uint64_t n = 0;
+    caller_cb_t cc = {.clear = count_call, .resched = NULL, .ctx = &n};
+    if (s->caller == WL_CALLER_PAGE)
+        caller_page(s->base_addr, s->page_bytes, s->base_addr, m ? m->max_order_pages : 0, &cc);
+    else
+        caller_extent(s->base_addr, s->page_bytes, s->preempt, s->extent_cap_bytes, &cc);
+    return n;
+}
+
+static void trace_mmap(const wl_spec_t *s, const machine_t *m, wl_run_t *r, const caller_cb_t *cb)
+{
+    const uint64_t npages = s->size_bytes / s->page_bytes;
+    const bool demand = s->fault == WL_FAULT_DEMAND;
+    const uint64_t calls = calls_per_folio(s, m);
+    trace_t *t = r->k.trace;
+
+    mark(r, WL_MARK_ROI_BEGIN);
+    r->fill = 0;
+    /* A period is one kernel call (a subpage, an extent or a whole folio):
+     * the runner may skip calls; faults and touches are always emitted. */
+    r->period_per_call = true;
+    for (uint32_t l = 0; l < s->loops && !trace_error(t); l++) {
+        for (uint64_t i = 0; i < npages && !trace_error(t); i++) {
+            const uint64_t folio = s->base_addr + i * s->page_bytes;
+            if (demand)
+                emit(t, TRACE_INSNS, 0, 0, WL_TOUCH_INSNS, 0, 0);
+            emit(t, TRACE_FAULT, folio, s->page_bytes, 0, 0, demand ? 0 : TRACE_F_POPULATE);
+            if (calls && r->skip >= calls)
+                r->skip -= calls; /* every call of this folio fast-forwarded: not walked */
+            else if (s->caller == WL_CALLER_PAGE)
+                caller_page(folio, s->page_bytes, folio, m ? m->max_order_pages : 0, cb);
+            else
+                caller_extent(folio, s->page_bytes, s->preempt, s->extent_cap_bytes, cb);
+            if (demand)
+                emit(t, TRACE_STORE, folio, 1, 1, 1, 0);
+        }
+        mark(r, WL_MARK_LOOP);
+    }
+}
+
+int wl_trace(const wl_spec_t *s, const machine_t *m, trace_t *t, wl_mark_fn mark_fn, void *mark_ctx,
+             char *err, size_t errlen)
+{
+    if (wl_validate(s, m, err, errlen))
+        return -1;
+    wl_run_t r = {
+        .k = {.trace = t, .machine = m},
+        .kern = kern_find(s->function),
+        .mark = mark_fn,
+        .mark_ctx = mark_ctx,
+        .line_bytes = m && m->l1.line_bytes ? m->l1.line_bytes : 64,
+    };
+    caller_cb_t cb = {.clear = on_clear, .resched = on_resched, .ctx = &r};
+    if (s->kind == WL_MEMSET)
+        trace_memset(s, &r, &cb);
+    else
+        trace_mmap(s, m, &r, &cb);
+    trace_flush(t);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- names */
+
+const name_value_t wl_kind_names[] = {{"memset", WL_MEMSET}, {"mmap", WL_MMAP}, {NULL, 0}};
+const name_value_t wl_caller_names[] = {{"chunked", WL_CALLER_CHUNKED},
+                                        {"repeat", WL_CALLER_REPEAT},
+                                        {"page", WL_CALLER_PAGE},
+                                        {"extent", WL_CALLER_EXTENT},
+                                        {NULL, 0}};
+const name_value_t wl_fault_names[] = {
+    {"demand", WL_FAULT_DEMAND}, {"populate", WL_FAULT_POPULATE}, {NULL, 0}};
+
+const char *wl_kind_name(wl_kind_t k)
+{
+    return name_of(wl_kind_names, (int)k);
+}
+
+const char *wl_caller_name(wl_caller_t c)
+{
+    return name_of(wl_caller_names, (int)c);
+}
+
+const char *wl_fault_name(wl_fault_t f)
+{
+    return name_of(wl_fault_names, (int)f);
+}
+
+uint64_t wl_measured_bytes(const wl_spec_t *s)
+{
+    return (uint64_t)s->loops * s->size_bytes;
+}

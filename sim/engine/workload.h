@@ -1,0 +1,84 @@
+/*
+ * workload.h - the two workloads (perf bench mem memset / mmap) as trace
+ * generators, and their validation.
+ *
+ * Notes
+ *  - wl_trace() emits, through the kernels in trace mode, every op the
+ *    workload performs, including its warm-up. It calls mark(ctx,
+ *    WL_MARK_ROI_BEGIN) (after flushing the trace) where the measured region
+ *    begins, and WL_MARK_PERIOD after each repeating unit of work (a chunk
+ *    call, a folio) so that a runner can detect a steady state.
+ *  - memset: perf bench prefaults by calling the function once over the whole
+ *    buffer with fill 0xff before timing; then `loops` passes, each clearing
+ *    the buffer in chunk-byte calls with the fill value.
+ *  - mmap: each loop maps size bytes, takes one fault per page (demand: a
+ *    one-byte store at the page start after the fault; populate: all faults
+ *    at map time), each fault clearing its folio through the caller; then
+ *    unmaps. The whole run is measured, as perf bench does.
+ */
+#ifndef CLEARSIM_WORKLOAD_H
+#define CLEARSIM_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/callers.h"
+#include "models/base/machine.h"
+#include "models/base/names.h"
+#include "models/base/trace.h"
+
+typedef enum wl_kind { WL_MEMSET = 0, WL_MMAP } wl_kind_t;
+typedef enum wl_caller {
+    WL_CALLER_CHUNKED = 0,
+    WL_CALLER_REPEAT,
+    WL_CALLER_PAGE,
+    WL_CALLER_EXTENT
+} wl_caller_t;
+typedef enum wl_fault { WL_FAULT_DEMAND = 0, WL_FAULT_POPULATE } wl_fault_t;
+typedef enum wl_mark { WL_MARK_ROI_BEGIN = 0, WL_MARK_PERIOD, WL_MARK_LOOP } wl_mark_t;
+
+typedef struct wl_spec {
+    wl_kind_t kind;
+    char function[32];         /* kernel name (kern_find) */
+    uint64_t size_bytes;       /* --size */
+    uint64_t chunk_bytes;      /* --chunk (memset; 0 = size) */
+    uint32_t loops;            /* --loops */
+    uint32_t fill;             /* --fill, 0..255 */
+    wl_caller_t caller;        /* memset: chunked (default) | repeat; mmap: page | extent */
+    wl_fault_t fault;          /* mmap: --fault */
+    uint64_t page_bytes;       /* mmap: --page 4KB | 2MB | 1GB; memset: 4 KiB */
+    caller_preempt_t preempt;  /* mmap: --preempt */
+    uint64_t extent_cap_bytes; /* mmap: --extent-cap */
+    uint64_t base_addr;        /* simulated address of the buffer (page-size aligned) */
+    uint64_t reuse_bytes;      /* memset: after each measured call, the consumer loads the
+                                * first min(reuse_bytes, call length) bytes the call
+                                * cleared, one 8-byte load per cache line (clearsim tune's
+                                * re-fetch cost); 0 = none (perf bench) */
+} wl_spec_t;
+
+/* Defaults: memset, size 1 MiB, loops 1, fill 0, page 4 KiB, extent cap 8 MiB,
+ * no reuse. */
+void wl_spec_init(wl_spec_t *s);
+/* 0, or -1 with a one-line reason naming the option. m may be NULL (native). */
+int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen);
+
+/* Called at each mark. For WL_MARK_PERIOD the return value is the number of
+ * following periods the workload must skip (emit nothing for): the runner's
+ * fast-forward has already accounted for them. Other marks return 0. */
+typedef uint64_t (*wl_mark_fn)(void *ctx, wl_mark_t mark);
+
+/* Emit the whole workload into t. Returns 0, or -1 with a reason. */
+int wl_trace(const wl_spec_t *s, const machine_t *m, trace_t *t, wl_mark_fn mark, void *mark_ctx,
+             char *err, size_t errlen);
+
+/* The names users type for each enum (models/base/names.h). */
+extern const name_value_t wl_kind_names[];
+extern const name_value_t wl_caller_names[];
+extern const name_value_t wl_fault_names[];
+const char *wl_kind_name(wl_kind_t k);
+const char *wl_caller_name(wl_caller_t c);
+const char *wl_fault_name(wl_fault_t f);
+/* Bytes the workload clears in its measured region (loops x size). */
+uint64_t wl_measured_bytes(const wl_spec_t *s);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * detect.h - a machine file for this host (`clearsim detect`): identity,
+ * features and cache geometry detected (sim/host.c), every timing parameter
+ * copied from the nearest bundled machine file.
+ *
+ * Notes
+ *  - Each detected value is commented "# detected: <source>" (CPUID leaf,
+ *    MIDR, sysfs path); each copied value "# not measured: from <machine>".
+ *  - The nearest bundled machine: same ISA (required), then same vendor, then
+ *    same family, then the closest model number; ties go to the first name.
+ *  - The cache model needs a power-of-two set count. A detected cache whose
+ *    size / (ways x line) is not one (a 300 MiB, 20-way L3) is written as the
+ *    nearest size ways x line x 2^k with 1..64 ways (ties: the ways closest
+ *    to the detected ones), and the comment says so.
+ *  - The generated text is loaded with cfg_machine_load_string() before it is
+ *    returned, so what detect prints always loads.
+ */
+#ifndef CLEARSIM_DETECT_H
+#define CLEARSIM_DETECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/host/host.h"
+
+/* Path of the nearest bundled machine to h, and why it was chosen (one line).
+ * Returns 0, or -1 with a reason (no bundled machine of the host's ISA). */
+int detect_nearest(const host_info_t *h, char *path, size_t pathlen, char *why, size_t whylen,
+                   char *err, size_t errlen);
+
+/* The machine YAML for h, called `name`, with the timing parameters of the
+ * machine file at base_path (base_why: a note on the choice, may be NULL).
+ * Returns a malloc'd NUL-terminated string (free() it), or NULL with a reason. */
+char *detect_machine_yaml(const host_info_t *h, const char *name, const char *base_path,
+                          const char *base_why, char *err, size_t errlen);
+
+/* A cache geometry the cache model accepts: *size_out = *ways_out x line x
+ * 2^k, as close to size as possible (see Notes). Returns true when it had to
+ * change size or ways. */
+bool detect_fit_cache(uint64_t size, uint32_t ways, uint32_t line, uint64_t *size_out,
+                      uint32_t *ways_out);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * cfg_keys.c - the one declarative table of machine-file keys.
+ *
+ * Notes
+ *  - Every field of machine_t that a machine file sets has exactly one row
+ *    here: dotted YAML path, type (which fixes the accepted units), the field's
+ *    offset and size, required or default (as YAML text, parsed by the same
+ *    code as the file), bounds in the stored unit, whether `clearsim
+ *    calibrate` may fit it, enum values and a one-line doc naming the
+ *    mechanism that uses it. Derived fields (sets, l3.present, the elide
+ *    threshold from its fraction, path) have no row.
+ *  - Stored units: sizes in bytes, *_cycles keys in core cycles, *_ns keys in
+ *    ns, frequencies in GHz, bandwidths in bytes per core cycle.
+ *  - configs/README.md's key reference is generated from this table
+ *    (cfg_keys_markdown) and tests/test_cfg.c checks that they agree.
+ *  - Fittable: timing parameters (latencies, bandwidths, issue rates, startup
+ *    and fault costs, queue depths such as MSHRs and WC buffers, prefetch and
+ *    lookahead distances, elide and write-streaming thresholds). Not fittable:
+ *    identity, geometry, features, policies and library thresholds.
+ *  - l3.* keys are required only when the l3: section is present (an absent
+ *    section means no L3; arm64 system-level caches are described as l3).
+ */
+#include <stddef.h>
+
+#include "sim/machine/cfg.h"
+
+/* KEY() expands REQ/DEF()/OPT (two arguments each) before KEY_ counts them. */
+#define KEY(...) KEY_(__VA_ARGS__)
+#define KEY_(p, t, f, req, def, lo, hi, fit, en, d)                                                \
+    {                                                                                              \
+        .path = (p), .type = (t), .offset = offsetof(machine_t, f), .required = (req),             \
+        .deflt = (def), .min = (lo), .max = (hi), .fittable = (fit), .enums = (en), .doc = (d),    \
+        .size = sizeof(((machine_t *)0)->f)                                                        \
+    }
+
+#define REQ    true, NULL
+#define DEF(x) false, (x)
+#define OPT    false, NULL
+#define FIT    true
+#define FIX    false
+
+#define KiB    1024.0
+#define GiB    (1024.0 * 1024.0 * 1024.0)
+#define TiB    (1024.0 * GiB)
+#define U32MAX 4294967295.0
+
+/* The keys of one cache level; lv is l1, l2 or l3. */
+#define CACHE_KEYS(lv, what)                                                                       \
+    KEY(#lv ".size", CFG_T_SIZE, lv.size_bytes, REQ, 1 * KiB, 1 * TiB, FIX, NULL,                  \
+        what " capacity; cache model (models/cache.c) geometry"),                                  \
+        KEY(#lv ".ways", CFG_T_U32, lv.ways, REQ, 1, 64, FIX, NULL,                                \
+            what " associativity; cache model geometry"),                                          \
+        KEY(#lv ".line", CFG_T_SIZE, lv.line_bytes, REQ, 16, 512, FIX, NULL,                       \
+            what " line size (equal at every level); cache model geometry"),                       \
+        KEY(#lv ".replacement", CFG_T_ENUM, lv.repl, DEF("lru"), 0, 0, FIX, "lru|plru|random",     \
+            what " replacement policy (models/repl_*.c)"),                                         \
+        KEY(#lv ".latency", CFG_T_TIME_CYCLES, lv.latency_cycles, REQ, 0.5, 2000, FIT, NULL,       \
+            what " load-to-use latency of a hit; fill timing in the hierarchy"),                   \
+        KEY(#lv ".mshrs", CFG_T_U32, lv.mshrs, REQ, 1, 1024, FIT, NULL,                            \
+            what " misses outstanding at once (fill buffers / miss queue; models/mshr.c)"),        \
+        KEY(#lv ".bandwidth", CFG_T_BW, lv.fill_bpc, REQ, 0.1, 1024, FIT, NULL,                    \
+            what " bytes per cycle delivered upward (fills, and writebacks into it)"),             \
+        KEY(#lv ".prefetch.enabled", CFG_T_BOOL, lv.prefetch.enabled, DEF("false"), 0, 0, FIX,     \
+            NULL, what " stream prefetcher on (models/prefetch.c)"),                               \
+        KEY(#lv ".prefetch.train", CFG_T_U32, lv.prefetch.train_lines, DEF("2"), 1, 64, FIT, NULL, \
+            what " prefetcher: sequential line accesses before it issues"),                        \
+        KEY(#lv ".prefetch.degree", CFG_T_U32, lv.prefetch.degree_lines, DEF("1"), 1, 64, FIT,     \
+            NULL, what " prefetcher: lines issued per triggering access"),                         \
+        KEY(#lv ".prefetch.distance", CFG_T_U32, lv.prefetch.distance_lines, DEF("8"), 0, 1024,    \
+            FIT, NULL, what " prefetcher: lines ahead of the demand stream"),                      \
+        KEY(#lv ".prefetch.boundary", CFG_T_SIZE, lv.prefetch.boundary_bytes, DEF("4KiB"), 64,     \
+            1 * GiB, FIX, NULL, what " prefetcher: streams never cross this boundary"),            \
+        KEY(#lv ".prefetch.next_page", CFG_T_BOOL, lv.prefetch.next_page, DEF("false"), 0, 0, FIX, \
+            NULL, what " prefetcher: continue on the next page once demand enters it"),            \
+        KEY(#lv ".prefetch.stores", CFG_T_BOOL, lv.prefetch.stores, DEF("true"), 0, 0, FIX, NULL,  \
+            what " prefetcher: stores train and trigger it (false: loads only)")
+
+static const cfg_key_t keys[] = {
+    /* identity */
+    KEY("name", CFG_T_STRING, name, REQ, 0, 0, FIX, NULL,
+        "machine name; must equal the file's base name (--machine NAME)"),
+    KEY("description", CFG_T_STRING, description, DEF(""), 0, 0, FIX, NULL,
+        "one line for `clearsim machines` and reports"),
+    KEY("isa", CFG_T_ENUM, isa, REQ, 0, 0, FIX, "x86_64|arm64",
+        "instruction set; selects the kernels (kernels/) that can run"),
+    KEY("identity.vendor", CFG_T_STRING, vendor, REQ, 0, 0, FIX, NULL,
+        "vendor (amd, intel, arm, ampere, ...); host matching and reports"),
+    KEY("identity.family", CFG_T_U32, family, REQ, 0, U32MAX, FIX, NULL,
+        "x86 CPUID family (arm64: MIDR implementer); host matching"),
+    KEY("identity.model", CFG_T_U32, model, REQ, 0, U32MAX, FIX, NULL,
+        "x86 CPUID model (arm64: MIDR part number); host matching"),
+    KEY("identity.model_name", CFG_T_STRING, model_name, REQ, 0, 0, FIX, NULL,
+        "model name as the OS reports it; host matching and reports"),
+    KEY("identity.guest", CFG_T_BOOL, guest, DEF("false"), 0, 0, FIX, NULL,
+        "the file describes a virtual-machine guest, not bare metal; --machine host on a guest "
+        "prefers such files"),
+    KEY("features", CFG_T_FEATURES, features, OPT, 0, 0, FIX, NULL,
+        "CPU features the kernels may use: erms fsrm fzrm fsrs clzero avx2 avx512f rep_good "
+        "sse2 mops dczva"),
+
+    /* core */
+    KEY("core.freq", CFG_T_FREQ, freq_ghz, REQ, 0.1, 10, FIX, NULL,
+        "core clock while clearing; converts ns <-> cycles and GB/s <-> B/cycle"),
+    KEY("core.stores_per_cycle", CFG_T_DOUBLE, stores_per_cycle, REQ, 0.1, 16, FIT, NULL,
+        "temporal store instructions issued per cycle; core store pipe"),
+    KEY("core.store_width", CFG_T_SIZE, store_width_bytes, REQ, 1, 128, FIX, NULL,
+        "widest store the L1 accepts per access; counts l1.accesses"),
+    KEY("core.store_buffer", CFG_T_U32, store_buffer_entries, REQ, 1, 1024, FIX, NULL,
+        "store buffer entries (one per store instruction); core store pipe"),
+    KEY("core.nt_store_cycles", CFG_T_TIME_CYCLES, nt_store_cycles, REQ, 0.01, 1000, FIT, NULL,
+        "issue cost of one non-temporal store instruction (MOVNTI, STNP)"),
+    KEY("core.line_zero_cycles", CFG_T_TIME_CYCLES, line_zero_cycles, DEF("1cycles"), 0.01, 1000,
+        FIT, NULL, "issue cost of one CLZERO / DC ZVA"),
+    KEY("core.insns_per_cycle", CFG_T_DOUBLE, insns_per_cycle, REQ, 0.1, 16, FIT, NULL,
+        "issue rate of non-memory instructions (loop overhead)"),
+    KEY("core.call_cycles", CFG_T_TIME_CYCLES, call_cycles, REQ, 0, 100000, FIT, NULL,
+        "call + return + prologue of one kernel call; callers (page-at-a-time vs extent)"),
+
+    /* string engine */
+    KEY("string.startup", CFG_T_STARTUP, startup, OPT, 0, 100000, FIX, NULL,
+        "rep stos / MOPS startup cost: [{len: SIZE, cost: TIME}], piecewise-linear in length "
+        "(models/string_op.c)"),
+    KEY("string.bytes_per_cycle", CFG_T_BW, string_bpc, DEF("0B/cycle"), 0, 1024, FIT, NULL,
+        "string engine steady-state store rate; required with erms, rep_good or mops"),
+    KEY("string.lookahead", CFG_T_SIZE, string_lookahead_bytes, DEF("0"), 0, 1 * GiB, FIT, NULL,
+        "how far ahead within the op the string engine requests line ownership"),
+    KEY("string.ordered_end", CFG_T_BOOL, string_ordered_end, DEF("false"), 0, 0, FIX, NULL,
+        "a string op completes only when its lines are committed (fast-string stores are "
+        "unordered within the op, ordered with later stores); string engine"),
+    KEY("string.rfo", CFG_T_BOOL, string_rfo, DEF("true"), 0, 0, FIX, NULL,
+        "allocating string stores read the line first (false: ownership without a read)"),
+    KEY("string.l1_fill_buffers", CFG_T_BOOL, string_l1_slots, DEF("true"), 0, 0, FIX, NULL,
+        "the string engine's line requests hold L1 fill buffers (l1.mshrs) as ordinary stores "
+        "do; false: only the L2's miss slots (l2.mshrs) bound them"),
+    KEY("string.elide.enabled", CFG_T_BOOL, elide_enabled, DEF("false"), 0, 0, FIX, NULL,
+        "string ops above a threshold write lines without allocating them (AMD Zen)"),
+    KEY("string.elide.mode", CFG_T_ENUM, elide_mode, DEF("length"), 0, 0, FIX, "length|remaining",
+        "length: the whole op when its length >= threshold; remaining: while bytes left >= it"),
+    KEY("string.elide.threshold", CFG_T_SIZE, elide_threshold_bytes, DEF("0"), 0, 1 * TiB, FIT,
+        NULL, "elide threshold in bytes (give this or threshold_fraction)"),
+    KEY("string.elide.threshold_fraction", CFG_T_DOUBLE, elide_threshold_fraction, DEF("0"), 0, 16,
+        FIT, NULL, "elide threshold as a fraction of threshold_level's size (0 = use threshold)"),
+    KEY("string.elide.threshold_level", CFG_T_U32, elide_threshold_level, DEF("3"), 1, 3, FIX, NULL,
+        "cache level (1, 2 or 3) whose size threshold_fraction multiplies"),
+    KEY("string.elide.zero_fill_only", CFG_T_BOOL, elide_zero_only, DEF("false"), 0, 0, FIX, NULL,
+        "elision applies only when the fill value is zero"),
+
+    /* non-temporal and line-zeroing writes */
+    KEY("wc.buffers", CFG_T_U32, wc_buffers, REQ, 1, 256, FIT, NULL,
+        "write-combining buffers (lines) for NT stores and CLZERO (models/mshr.c pool)"),
+    KEY("wc.partial", CFG_T_ENUM, nt_partial, DEF("masked"), 0, 0, FIX, "masked|rmw",
+        "a partially filled WC line is written with a byte mask, or costs a read first"),
+    KEY("line_zero.policy", CFG_T_ENUM, lz_policy, DEF("allocate"), 0, 0, FIX, "allocate|memory",
+        "CLZERO / DC ZVA: allocate the line in L1 without a read, or write-combine to memory"),
+    KEY("line_zero.block", CFG_T_SIZE, zva_block_bytes, DEF("64"), 16, 4096, FIX, NULL,
+        "bytes zeroed by one CLZERO / DC ZVA (4 << DCZID_EL0.BS on arm64)"),
+
+    /* arm64 write streaming */
+    KEY("write_streaming.enabled", CFG_T_BOOL, ws_enabled, DEF("false"), 0, 0, FIX, NULL,
+        "runs of full-line writes stop allocating (arm64 write streaming mode)"),
+    KEY("write_streaming.enter_lines", CFG_T_U32, ws_enter_lines, DEF("0"), 0, 1000000, FIT, NULL,
+        "the Nth consecutive full-line write miss is the first not to allocate in L1"),
+    KEY("write_streaming.l2", CFG_T_SIZE, ws_l2_bytes, DEF("0"), 0, 1 * TiB, FIT, NULL,
+        "streaming-run bytes (from its first line) before L2 stops allocating (0 = never)"),
+    KEY("write_streaming.l3", CFG_T_SIZE, ws_l3_bytes, DEF("0"), 0, 1 * TiB, FIT, NULL,
+        "streaming-run bytes (from its first line) before L3 stops allocating (0 = never)"),
+
+    /* caches */
+    CACHE_KEYS(l1, "L1D"),
+    CACHE_KEYS(l2, "L2"),
+    CACHE_KEYS(l3, "L3 / system cache"),
+    KEY("l3.inclusion", CFG_T_ENUM, l3.incl, REQ, 0, 0, FIX, "inclusive|nine|victim",
+        "how L3 relates to L2: inclusive, non-inclusive non-exclusive, or victim (exclusive)"),
+
+    /* memory */
+    KEY("memory.latency", CFG_T_TIME_NS, mem_latency_ns, REQ, 10, 5000, FIT, NULL,
+        "idle load-to-use latency of DRAM (models/dram.c)"),
+    KEY("memory.write_latency", CFG_T_TIME_NS, mem_write_latency_ns, DEF("0ns"), 0, 5000, FIT, NULL,
+        "time until memory acknowledges a posted line write, which holds its WC buffer until "
+        "then (0: as soon as the write link takes it); memory path (models/dram.c)"),
+    KEY("memory.read_bandwidth", CFG_T_BW, mem_read_bpc, REQ, 0.01, 4096, FIT, NULL,
+        "read bandwidth one core can reach (models/dram.c)"),
+    KEY("memory.write_bandwidth", CFG_T_BW, mem_write_bpc, REQ, 0.01, 4096, FIT, NULL,
+        "write bandwidth one core can reach (models/dram.c)"),
+    KEY("memory.combined_bandwidth", CFG_T_BW, mem_combined_bpc, REQ, 0.01, 4096, FIT, NULL,
+        "reads + writes together, e.g. RFO + writeback clearing (models/dram.c)"),
+    KEY("memory.turnaround", CFG_T_TIME_NS, mem_turnaround_ns, DEF("0ns"), 0, 1000, FIT, NULL,
+        "read <-> write bus turnaround (models/dram.c)"),
+    KEY("memory.write_queue", CFG_T_U32, mem_write_queue, DEF("1"), 1, 4096, FIT, NULL,
+        "writes batched per turnaround (models/dram.c)"),
+    KEY("memory.zero_write_fraction", CFG_T_DOUBLE, mem_zero_write_fraction, DEF("1"), 0, 1, FIT,
+        NULL, "cost of writing an all-zero line relative to a data line (1 = same)"),
+
+    /* TLB */
+    KEY("tlb.entries_4k", CFG_T_U32, tlb_entries_4k, REQ, 1, 1000000, FIX, NULL,
+        "data TLB entries for 4 KiB pages (largest level); TLB model"),
+    KEY("tlb.entries_2m", CFG_T_U32, tlb_entries_2m, REQ, 0, 1000000, FIX, NULL,
+        "data TLB entries for 2 MiB pages; TLB model"),
+    KEY("tlb.entries_1g", CFG_T_U32, tlb_entries_1g, DEF("0"), 0, 1000000, FIX, NULL,
+        "data TLB entries for 1 GiB pages; TLB model"),
+    KEY("tlb.walk", CFG_T_TIME_CYCLES, tlb_walk_cycles, REQ, 0, 10000, FIT, NULL,
+        "page-walk cost of a TLB miss"),
+
+    /* OS */
+    KEY("os.fault_4k", CFG_T_TIME_NS, fault_4k_ns, REQ, 0, 1e9, FIT, NULL,
+        "4 KiB fault: trap + allocation + PTE, excluding clearing (mmap workload)"),
+    KEY("os.fault_2m", CFG_T_TIME_NS, fault_2m_ns, REQ, 0, 1e9, FIT, NULL,
+        "2 MiB fault, excluding clearing (mmap workload)"),
+    KEY("os.fault_1g", CFG_T_TIME_NS, fault_1g_ns, REQ, 0, 1e9, FIT, NULL,
+        "1 GiB fault, excluding clearing (mmap workload)"),
+    KEY("os.populate_fraction", CFG_T_DOUBLE, populate_fraction, DEF("1"), 0, 1, FIT, NULL,
+        "MAP_POPULATE fault cost relative to a demand fault (no trap)"),
+    KEY("os.resched", CFG_T_TIME_NS, resched_ns, DEF("0ns"), 0, 1e6, FIT, NULL,
+        "cost of a cond_resched() that does not switch (extent callers)"),
+    KEY("os.max_order_pages", CFG_T_U32, max_order_pages, DEF("1024"), 1, 1048576, FIX, NULL,
+        "folios above this many 4 KiB pages are gigantic: cleared in ascending order"),
+
+    /* libc memset dispatch */
+    KEY("libc.memset.vector", CFG_T_SIZE, memset_vec_bytes, REQ, 16, 64, FIX, NULL,
+        "memset vector store width: 16, 32 or 64 (arm64: 16 = STP); memset kernel"),
+    KEY("libc.memset.rep_stosb_threshold", CFG_T_SIZE, memset_stosb_bytes, DEF("0"), 0,
+        18446744073709551615.0, FIX, NULL, "memset uses rep stosb from this size (0 = never)"),
+    KEY("libc.memset.nt_threshold", CFG_T_SIZE, memset_nt_bytes, DEF("0"), 0,
+        18446744073709551615.0, FIX, NULL,
+        "memset uses non-temporal stores from this size (0 = never)"),
+    KEY("libc.memset.zva_threshold", CFG_T_SIZE, memset_zva_bytes, DEF("0"), 0,
+        18446744073709551615.0, FIX, NULL,
+        "arm64: zero-fill memset uses DC ZVA from this size (0 = never)"),
+    KEY("libc.memset.mops", CFG_T_BOOL, memset_mops, DEF("false"), 0, 0, FIX, NULL,
+        "arm64: memset uses SETP/SETM/SETE when the mops feature is present"),
+
+    /* perf event mapping */
+    KEY("pmu", CFG_T_PMU, pmu, OPT, 0, 0, FIX, NULL,
+        "perf event name -> null (not supported) or a linear expression of internal events "
+        "(models/stats.c names); sim/run.c"),
+};
+
+const cfg_key_t *cfg_keys(size_t *count)
+{
+    if (count)
+        *count = sizeof(keys) / sizeof(keys[0]);
+    return keys;
+}

@@ -1,0 +1,163 @@
+/*
+ * report_list.c - the listings of `clearsim functions` (the kernel table)
+ * and `clearsim machines` (the catalogued machine files), as text or json.
+ */
+#include "sim/output/report.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/callers.h"
+#include "kernels/kernels.h"
+#include "models/base/errbuf.h"
+#include "sim/engine/workload.h"
+#include "sim/host/native_run.h"
+
+#define NEEDS_MAX 16
+
+/* One entry of a listing as a json object, or NULL (what names it for the
+ * message). */
+typedef json_t *(*list_item_fn)(const void *ctx, size_t i, const char **what);
+
+/* {"<key>": [item(0), ..., item(n-1)]} to out. */
+static int list_json(FILE *out, const char *key, size_t n, list_item_fn item, const void *ctx,
+                     char *err, size_t errlen)
+{
+    json_t *root = json_object();
+    json_t *list = json_array();
+    if (!root || !list || json_object_set_new(root, key, list) != 0) {
+        json_decref(root);
+        errbuf_set(err, errlen, "report: out of memory building json");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *what = "?";
+        json_t *o = item(ctx, i, &what);
+        if (!o || json_array_append_new(list, o) != 0) {
+            json_decref(root);
+            errbuf_set(err, errlen, "report: cannot build json for %s", what);
+            return -1;
+        }
+    }
+    int rc = report_json_dump(out, root, err, errlen);
+    json_decref(root);
+    return rc;
+}
+
+static int list_written(FILE *out, char *err, size_t errlen)
+{
+    if (ferror(out)) {
+        errbuf_set(err, errlen, "report: cannot write output");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* functions                                                                 */
+
+static json_t *kernel_json(const void *ctx, size_t i, const char **what)
+{
+    const kern_info_t *k = (const kern_info_t *)ctx + i;
+    const char *names[NEEDS_MAX];
+    size_t n = kern_needs_names(k, names, NEEDS_MAX);
+    *what = k->name;
+    json_t *o = json_object();
+    json_t *needs = json_array();
+    int bad = !o || !needs;
+    for (size_t j = 0; !bad && j < n && j < NEEDS_MAX; j++)
+        bad |= json_array_append_new(needs, json_string(names[j]));
+    if (!bad) {
+        bad |= json_object_set_new(o, "name", json_string(k->name));
+        bad |= json_object_set_new(o, "isa", json_string(kern_isa_name(k->isa)));
+        bad |= json_object_set_new(o, "needs", needs);
+        needs = NULL;
+        bad |= json_object_set_new(o, "granule_bytes", json_integer(k->granule_bytes));
+        bad |=
+            json_object_set_new(o, "description", json_string(report_or_unknown(k->description)));
+    }
+    json_decref(needs);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
+{
+    const kern_info_t *table = kern_table();
+    size_t n = 0;
+    while (table && table[n].name)
+        n++;
+    if (fmt == REPORT_FMT_JSON)
+        return list_json(out, "functions", n, kernel_json, table, err, errlen);
+    if (fmt != REPORT_FMT_TEXT) {
+        errbuf_set(err, errlen, "functions: format '%s' is not supported; use text or json",
+                   report_format_name(fmt));
+        return -1;
+    }
+    fprintf(out, "%-14s %-7s %-18s %s\n", "NAME", "ISA", "NEEDS", "DESCRIPTION");
+    for (size_t k = 0; k < n; k++) {
+        const char *names[NEEDS_MAX];
+        size_t nn = kern_needs_names(&table[k], names, NEEDS_MAX);
+        char needs[128] = "-";
+        size_t o = 0;
+        for (size_t i = 0; i < nn && i < NEEDS_MAX; i++) {
+            int w = snprintf(needs + o, sizeof needs - o, "%s%s", i ? "," : "", names[i]);
+            if (w < 0 || (size_t)w >= sizeof needs - o)
+                break;
+            o += (size_t)w;
+        }
+        fprintf(out, "%-14s %-7s %-18s %s\n", table[k].name, kern_isa_name(table[k].isa), needs,
+                report_or_unknown(table[k].description));
+    }
+    return list_written(out, err, errlen);
+}
+
+/* ------------------------------------------------------------------------ */
+/* machines                                                                  */
+
+static json_t *machine_json(const void *ctx, size_t i, const char **what)
+{
+    const machine_t *m = ((const machine_t *const *)ctx)[i];
+    *what = m->name;
+    json_t *o = json_object();
+    int bad = !o;
+    if (!bad) {
+        bad |= json_object_set_new(o, "name", json_string(m->name));
+        bad |= json_object_set_new(o, "isa", json_string(machine_isa_name(m->isa)));
+        bad |= json_object_set_new(o, "vendor", json_string(m->vendor));
+        bad |= json_object_set_new(o, "model_name", json_string(m->model_name));
+        bad |= json_object_set_new(o, "description", json_string(m->description));
+        bad |= json_object_set_new(o, "freq_ghz", json_real(m->freq_ghz));
+        bad |= json_object_set_new(o, "path", json_string(m->path));
+    }
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+int report_machines(FILE *out, report_format_t fmt, const machine_t *const *ms, size_t n, char *err,
+                    size_t errlen)
+{
+    if (fmt == REPORT_FMT_JSON)
+        return list_json(out, "machines", n, machine_json, ms, err, errlen);
+    if (fmt != REPORT_FMT_TEXT) {
+        errbuf_set(err, errlen, "machines: format '%s' is not supported; use text or json",
+                   report_format_name(fmt));
+        return -1;
+    }
+    fprintf(out, "%-24s %-7s %-40s %s\n", "NAME", "ISA", "MODEL", "DESCRIPTION");
+    for (size_t i = 0; i < n; i++) {
+        const machine_t *m = ms[i];
+        fprintf(out, "%-24s %-7s %-40s %s\n", m->name, machine_isa_name(m->isa),
+                m->model_name[0] ? m->model_name : "-", m->description[0] ? m->description : "-");
+    }
+    return list_written(out, err, errlen);
+}

@@ -1,0 +1,345 @@
+/*
+ * calibrate_data.c - calibration data files: YAML (libyaml) -> cal_data_t
+ * (see calibrate.h).
+ *
+ * Notes
+ *  - A case's args are the options of a run point (sim/engine/point.h), so a
+ *    case means exactly what `clearsim run --machine M ARGS` means.
+ *  - Every error names file:line:col, the key and the rule.
+ */
+#include "sim/study/calibrate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "models/base/errbuf.h"
+#include "sim/engine/point.h"
+#include "sim/machine/units.h"
+
+/* ---- loading ----------------------------------------------------------- */
+
+typedef struct loader {
+    yaml_document_t doc;
+    const char *path;
+    char *err;
+    size_t errlen;
+} loader_t;
+
+static int at(loader_t *l, const yaml_node_t *n, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int at(loader_t *l, const yaml_node_t *n, const char *what, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    snprintf(l->err, l->errlen, "%s:%zu:%zu: %s: %s", l->path, n ? n->start_mark.line + 1 : 0,
+             n ? n->start_mark.column + 1 : 0, what, msg);
+    return -1;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int get_double(loader_t *l, const yaml_node_t *n, const char *what, double *out)
+{
+    const char *s = scalar(n);
+    char *end;
+    if (!s)
+        return at(l, n, what, "expected a number");
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v))
+        return at(l, n, what, "'%s' is not a number", s);
+    *out = v;
+    return 0;
+}
+
+static int get_string(loader_t *l, const yaml_node_t *n, const char *what, char *dst, size_t len)
+{
+    const char *s = scalar(n);
+    if (!s)
+        return at(l, n, what, "expected a string");
+    if (strlen(s) >= len)
+        return at(l, n, what, "longer than %zu characters", len - 1);
+    memcpy(dst, s, strlen(s) + 1);
+    return 0;
+}
+
+/* A core clock ("3.2GHz"), 0.1 to 10 GHz. */
+static int get_clock(loader_t *l, const yaml_node_t *n, const char *what, double *ghz)
+{
+    char text[64], why[256];
+    if (get_string(l, n, what, text, sizeof(text)))
+        return -1;
+    if (unit_parse_freq(text, ghz, why, sizeof(why)) < 0)
+        return at(l, n, what, "'%s': %s", text, why);
+    if (*ghz < 0.1 || *ghz > 10)
+        return at(l, n, what, "'%s': must be between 0.1GHz and 10GHz", text);
+    return 0;
+}
+
+/* A case's args: the options of a run point (point_parse_args), on the
+ * machine being fitted; not empty, and no --machine (the case runs on the
+ * machine being fitted). */
+static int parse_args(loader_t *l, const yaml_node_t *n, const machine_t *m, cal_case_t *c)
+{
+    static run_point_t r; /* large; loading is single-threaded */
+    char why[512];
+    point_init(&r);
+    const char *p = c->args;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p)
+        return at(l, n, "args", "empty: give the options of the case's run (-s SIZE ...)");
+    if (point_parse_args(&r, c->args, why, sizeof(why)))
+        return at(l, n, "args", "%s", why);
+    if (r.machine[0])
+        return at(l, n, "args", "--machine: a case runs on the machine being fitted");
+    point_apply_defaults(&r, m);
+    if (wl_validate(&r.spec, m, why, sizeof(why)))
+        return at(l, n, "args", "%s", why);
+    c->spec = r.spec;
+    return 0;
+}
+
+static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case_t *c)
+{
+    if (map->type != YAML_MAPPING_NODE)
+        return at(l, map, "cases", "each case is a mapping");
+    bool have_args = false, have_value = false, have_metric = false;
+    snprintf(c->metric, sizeof(c->metric), "gbps");
+    c->fit = true;
+    c->stage = 1;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
+        const char *ks = scalar(k);
+        if (!ks)
+            return at(l, k, "cases", "keys must be names");
+        char what[96];
+        snprintf(what, sizeof(what), "cases.%s", ks);
+        if (strcmp(ks, "id") == 0) {
+            if (get_string(l, v, what, c->id, sizeof(c->id)))
+                return -1;
+        } else if (strcmp(ks, "set") == 0) {
+            const char *s = scalar(v);
+            if (!s || (strcmp(s, "fit") && strcmp(s, "validate")))
+                return at(l, v, what, "must be fit or validate");
+            c->fit = strcmp(s, "fit") == 0;
+        } else if (strcmp(ks, "source") == 0) {
+            if (get_string(l, v, what, c->source, sizeof(c->source)))
+                return -1;
+        } else if (strcmp(ks, "args") == 0) {
+            if (get_string(l, v, what, c->args, sizeof(c->args)))
+                return -1;
+            have_args = true;
+        } else if (strcmp(ks, "metric") == 0) {
+            if (get_string(l, v, what, c->metric, sizeof(c->metric)))
+                return -1;
+            if (strcmp(c->metric, "gbps") && strncmp(c->metric, "per_line:", 9))
+                return at(l, v, what, "must be gbps or per_line:<perf event>");
+            have_metric = true;
+        } else if (strcmp(ks, "value") == 0) {
+            if (get_double(l, v, what, &c->value))
+                return -1;
+            if (c->value <= 0)
+                return at(l, v, what, "must be positive");
+            have_value = true;
+        } else if (strcmp(ks, "tolerance") == 0) {
+            if (get_double(l, v, what, &c->tolerance))
+                return -1;
+            if (c->tolerance < 0 || c->tolerance > 10)
+                return at(l, v, what, "must be between 0 and 10 (a relative error)");
+        } else if (strcmp(ks, "stage") == 0) {
+            double st;
+            if (get_double(l, v, what, &st))
+                return -1;
+            if (st != floor(st) || st < 1 || st > CAL_STAGES)
+                return at(l, v, what, "must be an integer 1..%d", CAL_STAGES);
+            c->stage = (unsigned)st;
+        } else if (strcmp(ks, "clock") == 0) {
+            if (get_clock(l, v, what, &c->clock_ghz))
+                return -1;
+        } else {
+            return at(l, k, what,
+                      "unknown key (id, set, source, args, metric, value, tolerance, stage, "
+                      "clock)");
+        }
+    }
+    (void)have_metric;
+    if (!c->id[0])
+        return at(l, map, "cases.id", "required");
+    if (!have_args)
+        return at(l, map, "cases.args", "required");
+    if (!have_value)
+        return at(l, map, "cases.value", "required");
+    return parse_args(l, map, m, c);
+}
+
+cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        errbuf_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    cal_data_t *d = calloc(1, sizeof(*d));
+    loader_t l = {.path = path, .err = err, .errlen = errlen};
+    yaml_parser_t parser;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_file(&parser, f);
+    bool have_doc = false;
+    if (!d) {
+        errbuf_set(err, errlen, "out of memory");
+        goto out;
+    }
+    snprintf(d->path, sizeof(d->path), "%s", path);
+    if (!yaml_parser_load(&parser, &l.doc)) {
+        errbuf_set(err, errlen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
+                   parser.problem_mark.column + 1, parser.problem ? parser.problem : "YAML error");
+        goto fail;
+    }
+    have_doc = true;
+    yaml_node_t *root = yaml_document_get_root_node(&l.doc);
+    if (!root || root->type != YAML_MAPPING_NODE) {
+        at(&l, root, "(top level)", "expected a mapping with machine, fit and cases");
+        goto fail;
+    }
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = yaml_document_get_node(&l.doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&l.doc, p->value);
+        const char *ks = scalar(k);
+        if (ks && strcmp(ks, "machine") == 0) {
+            if (get_string(&l, v, "machine", d->machine, sizeof(d->machine)))
+                goto fail;
+            if (strcmp(d->machine, m->name) != 0) {
+                at(&l, v, "machine", "'%s' does not match the machine being calibrated ('%s')",
+                   d->machine, m->name);
+                goto fail;
+            }
+        } else if (ks && strcmp(ks, "clock") == 0) {
+            if (get_clock(&l, v, "clock", &d->clock_ghz))
+                goto fail;
+        } else if (ks && strcmp(ks, "fit") == 0) {
+            if (v->type != YAML_MAPPING_NODE) {
+                at(&l, v, "fit", "expected a mapping of key: [min, max]");
+                goto fail;
+            }
+            for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+                 q++) {
+                yaml_node_t *fk = yaml_document_get_node(&l.doc, q->key);
+                yaml_node_t *fv = yaml_document_get_node(&l.doc, q->value);
+                const char *name = scalar(fk);
+                const cfg_key_t *key = name ? cfg_key_find(name) : NULL;
+                if (!key) {
+                    at(&l, fk, "fit", "unknown key '%s' (configs/README.md)", name ? name : "?");
+                    goto fail;
+                }
+                if (!key->fittable) {
+                    at(&l, fk, "fit", "'%s' is not fittable (configs/README.md)", name);
+                    goto fail;
+                }
+                if (d->n_keys >= CAL_KEYS_MAX) {
+                    at(&l, fk, "fit", "more than %d keys", CAL_KEYS_MAX);
+                    goto fail;
+                }
+                long items = fv->type == YAML_SEQUENCE_NODE
+                                 ? fv->data.sequence.items.top - fv->data.sequence.items.start
+                                 : 0;
+                if (items != 2 && items != 3) {
+                    at(&l, fv, name,
+                       "expected [min, max] in the key's stored unit, or [min, max, stage]");
+                    goto fail;
+                }
+                cal_key_t *ck = &d->keys[d->n_keys];
+                ck->key = key;
+                ck->stage = 1;
+                yaml_node_t *lo = yaml_document_get_node(&l.doc, fv->data.sequence.items.start[0]);
+                yaml_node_t *hi = yaml_document_get_node(&l.doc, fv->data.sequence.items.start[1]);
+                if (get_double(&l, lo, name, &ck->lo) || get_double(&l, hi, name, &ck->hi))
+                    goto fail;
+                if (items == 3) {
+                    double st;
+                    yaml_node_t *sn =
+                        yaml_document_get_node(&l.doc, fv->data.sequence.items.start[2]);
+                    if (get_double(&l, sn, name, &st))
+                        goto fail;
+                    if (st != floor(st) || st < 1 || st > CAL_STAGES) {
+                        at(&l, sn, name, "the stage must be an integer 1..%d", CAL_STAGES);
+                        goto fail;
+                    }
+                    ck->stage = (unsigned)st;
+                }
+                if (!(ck->lo < ck->hi) || ck->lo < key->min || ck->hi > key->max) {
+                    at(&l, fv, name, "bounds must satisfy %g <= min < max <= %g", key->min,
+                       key->max);
+                    goto fail;
+                }
+                double cur;
+                if (cfg_key_get(m, key, &cur)) {
+                    at(&l, fk, "fit", "'%s' is not a single number", name);
+                    goto fail;
+                }
+                if (cur < ck->lo || cur > ck->hi) {
+                    at(&l, fv, name, "the machine's value %g is outside [%g, %g]", cur, ck->lo,
+                       ck->hi);
+                    goto fail;
+                }
+                d->n_keys++;
+            }
+        } else if (ks && strcmp(ks, "cases") == 0) {
+            if (v->type != YAML_SEQUENCE_NODE) {
+                at(&l, v, "cases", "expected a list of cases");
+                goto fail;
+            }
+            for (yaml_node_item_t *it = v->data.sequence.items.start;
+                 it < v->data.sequence.items.top; it++) {
+                if (d->n_cases >= CAL_CASES_MAX) {
+                    at(&l, v, "cases", "more than %d cases", CAL_CASES_MAX);
+                    goto fail;
+                }
+                if (load_case(&l, yaml_document_get_node(&l.doc, *it), m, &d->cases[d->n_cases]))
+                    goto fail;
+                d->n_cases++;
+            }
+        } else {
+            at(&l, k, ks ? ks : "?", "unknown key (machine, clock, fit, cases)");
+            goto fail;
+        }
+    }
+    if (!d->machine[0]) {
+        at(&l, root, "machine", "required");
+        goto fail;
+    }
+    if (d->n_cases == 0) {
+        at(&l, root, "cases", "no cases");
+        goto fail;
+    }
+    goto out;
+fail:
+    free(d);
+    d = NULL;
+out:
+    if (have_doc)
+        yaml_document_delete(&l.doc);
+    yaml_parser_delete(&parser);
+    fclose(f);
+    return d;
+}
+
+void cal_destroy(cal_data_t *d)
+{
+    free(d);
+}

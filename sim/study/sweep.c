@@ -1,0 +1,585 @@
+/*
+ * sweep.c - axes, point numbering and record formatting of `clearsim sweep`
+ * (see sweep.h); the points run on the thread pool (sim/output/pool.h).
+ *
+ * Notes
+ *  - Point p's value on axis a is values[(p / stride[a]) % n[a]], where the
+ *    last axis has stride 1: the first axis varies slowest.
+ *  - Each point writes only its own record slot, so the order of
+ *    completion never shows in the output.
+ *  - csv cells are written as `run --format csv` writes them (report.c):
+ *    RFC 4180 quoting, doubles with 17 significant digits, null empty.
+ *  - Deliberately not done: retrying failed points, streaming records out
+ *    before the whole set is done (the caller writes the file atomically at
+ *    the end anyway).
+ *  - Units: sizes in bytes (values keep the text they were given).
+ */
+#include "sim/host/pick.h"
+#include "sim/study/sweep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "models/base/machine.h"
+#include "sim/machine/cfg.h"
+#include "models/base/errbuf.h"
+#include "sim/host/host.h"
+#include "sim/output/pool.h"
+#include "sim/output/progress.h"
+#include "sim/engine/run.h"
+#include "sim/machine/units.h"
+#include "sim/engine/workload.h"
+
+/* ------------------------------------------------------------------------ */
+/* the sweep                                                                 */
+
+typedef struct axis {
+    char key[32];
+    char **values;
+    size_t n;
+    uint64_t stride;
+} axis_t;
+
+typedef struct machine_slot {
+    char *arg; /* as given: name, path or host */
+    machine_t *m;
+    char err[512];
+    char warning[sizeof(((host_pick_t *)0)->warning)]; /* host: the file is of another system */
+} machine_slot_t;
+
+struct sweep {
+    run_point_t base;
+    axis_t axes[SWEEP_AXES_MAX];
+    size_t n_axes;
+    uint64_t n_points;
+    machine_slot_t *machines;
+    size_t n_machines;
+    char **cols; /* report columns, csv names */
+    size_t n_cols;
+    char *header;
+};
+
+sweep_t *sweep_create(const run_point_t *base)
+{
+    sweep_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->base = *base;
+    s->n_points = 1;
+    return s;
+}
+
+void sweep_destroy(sweep_t *s)
+{
+    if (!s)
+        return;
+    for (size_t a = 0; a < s->n_axes; a++)
+        sweep_values_free(s->axes[a].values, s->axes[a].n);
+    for (size_t i = 0; i < s->n_machines; i++) {
+        free(s->machines[i].arg);
+        if (s->machines[i].m)
+            cfg_machine_destroy(s->machines[i].m);
+    }
+    free(s->machines);
+    for (size_t i = 0; i < s->n_cols; i++)
+        free(s->cols[i]);
+    free(s->cols);
+    free(s->header);
+    free(s);
+}
+
+int sweep_add_axis(sweep_t *s, const char *arg, char *err, size_t errlen)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return errbuf_set(err, errlen,
+                          "--sweep '%.64s': expected KEY=VALUES, e.g. size=4KB..1GB:x2", arg);
+    size_t klen = (size_t)(eq - arg);
+    if (klen >= sizeof s->axes[0].key)
+        return errbuf_set(err, errlen, "--sweep '%.64s': unknown key", arg);
+    if (s->n_axes >= SWEEP_AXES_MAX)
+        return errbuf_set(err, errlen, "--sweep: at most %u axes", SWEEP_AXES_MAX);
+    axis_t *ax = &s->axes[s->n_axes];
+    memcpy(ax->key, arg, klen);
+    ax->key[klen] = '\0';
+    for (size_t a = 0; a < s->n_axes; a++)
+        if (strcmp(s->axes[a].key, ax->key) == 0)
+            return errbuf_set(err, errlen, "--sweep %s: given twice; put all values in one --sweep",
+                              ax->key);
+    if (sweep_spec_expand(ax->key, eq + 1, &ax->values, &ax->n, err, errlen) != 0)
+        return -1;
+    if (s->n_points > SWEEP_POINTS_MAX / ax->n) {
+        sweep_values_free(ax->values, ax->n);
+        ax->values = NULL;
+        return errbuf_set(err, errlen, "--sweep: more than %llu points",
+                          (unsigned long long)SWEEP_POINTS_MAX);
+    }
+    s->n_points *= ax->n;
+    s->n_axes++;
+    uint64_t stride = 1;
+    for (size_t a = s->n_axes; a-- > 0;) {
+        s->axes[a].stride = stride;
+        stride *= s->axes[a].n;
+    }
+    return 0;
+}
+
+size_t sweep_n_axes(const sweep_t *s)
+{
+    return s->n_axes;
+}
+
+const char *sweep_axis_key(const sweep_t *s, size_t axis)
+{
+    return axis < s->n_axes ? s->axes[axis].key : NULL;
+}
+
+uint64_t sweep_n_points(const sweep_t *s)
+{
+    return s->n_points;
+}
+
+const char *sweep_value(const sweep_t *s, uint64_t p, size_t axis)
+{
+    if (axis >= s->n_axes || p >= s->n_points)
+        return NULL;
+    const axis_t *ax = &s->axes[axis];
+    return ax->values[(p / ax->stride) % ax->n];
+}
+
+/* ---- machines ---- */
+
+static int load_machine(machine_slot_t *slot)
+{
+    host_pick_t pick;
+    slot->m = host_machine_open(slot->arg, &pick, slot->err, sizeof slot->err);
+    snprintf(slot->warning, sizeof slot->warning, "%s", pick.warning);
+    return slot->m ? 0 : -1;
+}
+
+const char *sweep_machine_warning(const sweep_t *s, size_t i)
+{
+    return i < s->n_machines && s->machines[i].warning[0] ? s->machines[i].warning : NULL;
+}
+
+size_t sweep_n_machines(const sweep_t *s)
+{
+    return s->n_machines;
+}
+
+static machine_slot_t *find_machine(const sweep_t *s, const char *arg)
+{
+    for (size_t i = 0; i < s->n_machines; i++)
+        if (strcmp(s->machines[i].arg, arg) == 0)
+            return &s->machines[i];
+    return NULL;
+}
+
+static int add_machine(sweep_t *s, const char *arg, machine_slot_t **out)
+{
+    machine_slot_t *slot = find_machine(s, arg);
+    if (!slot) {
+        machine_slot_t *nm = realloc(s->machines, (s->n_machines + 1) * sizeof *nm);
+        if (!nm)
+            return -1;
+        s->machines = nm;
+        slot = &s->machines[s->n_machines];
+        memset(slot, 0, sizeof *slot);
+        slot->arg = strdup(arg);
+        if (!slot->arg)
+            return -1;
+        s->n_machines++;
+        load_machine(slot);
+    }
+    *out = slot;
+    return 0;
+}
+
+/* ---- columns ---- */
+
+static void join_path(const report_field_t *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s%s", f->path[0], f->path[1] ? "." : "",
+             f->path[1] ? f->path[1] : "", f->path[2] ? "." : "", f->path[2] ? f->path[2] : "");
+}
+
+/* The counters run_predict reports for m (as run.c's map_counters orders
+ * them: the standard set, then the other mapped events in file order). */
+static void fake_counters(const machine_t *m, run_result_t *r)
+{
+    r->n_counters = 0;
+    for (int i = 0; run_std_counters[i] && r->n_counters < RUN_COUNTERS_MAX; i++)
+        snprintf(r->counters[r->n_counters++].name, MACHINE_NAME_MAX, "%s", run_std_counters[i]);
+    for (uint32_t j = 0; j < m->n_pmu && r->n_counters < RUN_COUNTERS_MAX; j++) {
+        bool seen = false;
+        for (uint32_t k = 0; k < r->n_counters; k++)
+            seen = seen || strcmp(r->counters[k].name, m->pmu[j].name) == 0;
+        if (!seen)
+            snprintf(r->counters[r->n_counters++].name, MACHINE_NAME_MAX, "%s", m->pmu[j].name);
+    }
+}
+
+static ssize_t col_index(const sweep_t *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_cols; i++)
+        if (strcmp(s->cols[i], name) == 0)
+            return (ssize_t)i;
+    return -1;
+}
+
+/* Merge one machine's columns: a new name goes right after the previous
+ * name of the same row. */
+static int merge_columns(sweep_t *s, const report_row_t *row)
+{
+    ssize_t after = -1;
+    for (size_t i = 0; i < row->n; i++) {
+        char name[3 * MACHINE_NAME_MAX + 8];
+        join_path(&row->f[i], name, sizeof name);
+        ssize_t at = col_index(s, name);
+        if (at < 0) {
+            char **nc = realloc(s->cols, (s->n_cols + 1) * sizeof *nc);
+            if (!nc)
+                return -1;
+            s->cols = nc;
+            at = after + 1;
+            memmove(&s->cols[at + 1], &s->cols[at], (s->n_cols - (size_t)at) * sizeof *nc);
+            s->cols[at] = strdup(name);
+            s->n_cols++;
+            if (!s->cols[at])
+                return -1;
+        }
+        after = at;
+    }
+    return 0;
+}
+
+/* csv text of a cell into a growing buffer */
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} sbuf_t;
+
+static void sb_put(sbuf_t *b, const char *s, size_t len)
+{
+    if (b->oom)
+        return;
+    if (b->n + len + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 256;
+        while (nc < b->n + len + 1)
+            nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) {
+            b->oom = true;
+            return;
+        }
+        b->p = np;
+        b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, len);
+    b->n += len;
+    b->p[b->n] = '\0';
+}
+
+static void sb_str(sbuf_t *b, const char *s)
+{
+    sb_put(b, s, strlen(s));
+}
+
+static void sb_csv(sbuf_t *b, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        sb_str(b, s);
+        return;
+    }
+    sb_put(b, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"')
+            sb_put(b, "\"", 1);
+        sb_put(b, s, 1);
+    }
+    sb_put(b, "\"", 1);
+}
+
+static void sb_field(sbuf_t *b, const report_field_t *f)
+{
+    char num[64];
+    switch (f->kind) {
+    case REPORT_V_NULL:
+        break;
+    case REPORT_V_STR:
+        sb_csv(b, f->s);
+        break;
+    case REPORT_V_BOOL:
+        sb_str(b, f->b ? "true" : "false");
+        break;
+    case REPORT_V_DOUBLE:
+        if (isfinite(f->d)) {
+            snprintf(num, sizeof num, "%.17g", f->d);
+            sb_str(b, num);
+        }
+        break;
+    case REPORT_V_U64:
+        snprintf(num, sizeof num, "%" PRIu64, f->u);
+        sb_str(b, num);
+        break;
+    }
+}
+
+int sweep_prepare(sweep_t *s, char *err, size_t errlen)
+{
+    machine_slot_t *slot = NULL;
+    ssize_t maxis = -1;
+    for (size_t a = 0; a < s->n_axes; a++)
+        if (strcmp(s->axes[a].key, "machine") == 0)
+            maxis = (ssize_t)a;
+    if (maxis < 0 && s->base.machine[0] == '\0')
+        return errbuf_set(err, errlen,
+                          "--machine is required (or --sweep machine=A,B,...); see 'clearsim "
+                          "machines'");
+    if (maxis < 0) {
+        if (add_machine(s, s->base.machine, &slot) != 0)
+            return errbuf_set(err, errlen, "out of memory");
+        if (!slot->m)
+            return errbuf_set(err, errlen, "%s", slot->err);
+    } else {
+        for (size_t i = 0; i < s->axes[maxis].n; i++)
+            if (add_machine(s, s->axes[maxis].values[i], &slot) != 0)
+                return errbuf_set(err, errlen, "out of memory");
+    }
+
+    run_result_t *fake = calloc(1, sizeof *fake);
+    report_row_t *row = malloc(sizeof *row);
+    int rc = 0;
+    if (!fake || !row)
+        rc = errbuf_set(err, errlen, "out of memory");
+    for (size_t i = 0; rc == 0 && i < s->n_machines; i++) {
+        const machine_t *m = s->machines[i].m;
+        if (!m && (i + 1 < s->n_machines || s->n_cols > 0))
+            continue;
+        memset(fake, 0, sizeof *fake);
+        fake->spec = s->base.spec;
+        if (m) {
+            snprintf(fake->machine, sizeof fake->machine, "%s", m->name);
+            fake_counters(m, fake);
+        } else {
+            /* no machine loaded at all: the columns of a machine without a
+             * pmu map */
+            for (int k = 0; run_std_counters[k] && fake->n_counters < RUN_COUNTERS_MAX; k++)
+                snprintf(fake->counters[fake->n_counters++].name, MACHINE_NAME_MAX, "%s",
+                         run_std_counters[k]);
+        }
+        if (report_collect(fake, row, err, errlen) != 0)
+            rc = -1;
+        else if (merge_columns(s, row) != 0)
+            rc = errbuf_set(err, errlen, "out of memory");
+    }
+    free(fake);
+    free(row);
+    if (rc != 0)
+        return rc;
+
+    sbuf_t b = {0};
+    sb_str(&b, "point");
+    for (size_t a = 0; a < s->n_axes; a++) {
+        char name[64];
+        snprintf(name, sizeof name, "sweep.%s", s->axes[a].key);
+        sb_str(&b, ",");
+        sb_csv(&b, name);
+    }
+    for (size_t i = 0; i < s->n_cols; i++) {
+        sb_str(&b, ",");
+        sb_csv(&b, s->cols[i]);
+    }
+    sb_str(&b, ",error");
+    if (b.oom) {
+        free(b.p);
+        return errbuf_set(err, errlen, "out of memory");
+    }
+    free(s->header);
+    s->header = b.p;
+    return 0;
+}
+
+const char *sweep_csv_header(const sweep_t *s)
+{
+    return s->header ? s->header : "";
+}
+
+/* ---- running points ---- */
+
+/* Build point p's options and machine. Returns 0, or -1 with the reason the
+ * point cannot run. */
+static int build_point(const sweep_t *s, uint64_t p, run_point_t *r, const machine_t **m, char *err,
+                       size_t errlen)
+{
+    *r = s->base;
+    for (size_t a = 0; a < s->n_axes; a++)
+        if (point_set(r, s->axes[a].key, sweep_value(s, p, a), err, errlen) != 0)
+            return -1;
+    const machine_slot_t *slot = find_machine(s, r->machine);
+    if (!slot)
+        return errbuf_set(err, errlen, "internal: machine '%.64s' was not loaded", r->machine);
+    if (!slot->m)
+        return errbuf_set(err, errlen, "%s", slot->err);
+    *m = slot->m;
+    point_apply_defaults(r, *m);
+    if (wl_validate(&r->spec, *m, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+static char *csv_record(const sweep_t *s, uint64_t p, const run_result_t *res, const char *error,
+                        char *err, size_t errlen)
+{
+    sbuf_t b = {0};
+    char num[32];
+    report_row_t *row = NULL;
+    snprintf(num, sizeof num, "%" PRIu64, p);
+    sb_str(&b, num);
+    for (size_t a = 0; a < s->n_axes; a++) {
+        sb_str(&b, ",");
+        sb_csv(&b, sweep_value(s, p, a));
+    }
+    if (res) {
+        row = malloc(sizeof *row);
+        if (!row || report_collect(res, row, err, errlen) != 0) {
+            if (!row)
+                errbuf_set(err, errlen, "out of memory");
+            free(row);
+            free(b.p);
+            return NULL;
+        }
+    }
+    for (size_t c = 0; c < s->n_cols; c++) {
+        sb_str(&b, ",");
+        if (!row)
+            continue;
+        for (size_t i = 0; i < row->n; i++) {
+            char name[3 * MACHINE_NAME_MAX + 8];
+            join_path(&row->f[i], name, sizeof name);
+            if (strcmp(name, s->cols[c]) == 0) {
+                sb_field(&b, &row->f[i]);
+                break;
+            }
+        }
+    }
+    sb_str(&b, ",");
+    if (error)
+        sb_csv(&b, error);
+    free(row);
+    if (b.oom) {
+        free(b.p);
+        errbuf_set(err, errlen, "out of memory");
+        return NULL;
+    }
+    return b.p;
+}
+
+static char *json_record(const sweep_t *s, uint64_t p, const run_result_t *res, const char *error,
+                         char *err, size_t errlen)
+{
+    json_t *o = json_object();
+    json_t *sw = json_object();
+    json_t *result = json_null();
+    if (res) {
+        result = report_run_json(res, err, errlen);
+        if (!result) {
+            json_decref(o);
+            json_decref(sw);
+            return NULL;
+        }
+    }
+    for (size_t a = 0; a < s->n_axes; a++)
+        json_object_set_new(sw, s->axes[a].key, json_string(sweep_value(s, p, a)));
+    json_object_set_new(o, "point", json_integer((json_int_t)p));
+    json_object_set_new(o, "sweep", sw);
+    json_object_set_new(o, "error", error ? json_string(error) : json_null());
+    json_object_set_new(o, "result", result);
+    char *out = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    json_decref(o);
+    if (!out)
+        errbuf_set(err, errlen, "out of memory (json)");
+    return out;
+}
+
+typedef struct run_job {
+    sweep_t *s;
+    const uint64_t *points;
+    report_format_t fmt;
+    char **records;
+    bool *failed;
+    bool *fatal; /* formatting failed (out of memory) */
+    char (*errs)[512];
+} run_job_t;
+
+static void run_one(void *vctx, size_t k)
+{
+    run_job_t *j = vctx;
+    uint64_t p = j->points[k];
+    run_point_t *r = malloc(sizeof *r);
+    run_result_t *res = malloc(sizeof *res);
+    char why[1024] = "";
+    const machine_t *m = NULL;
+    bool ok = false;
+    if (!r || !res) {
+        snprintf(why, sizeof why, "out of memory");
+    } else if (build_point(j->s, p, r, &m, why, sizeof why) == 0) {
+        r->opts.progress = false;
+        memset(res, 0, sizeof *res);
+        ok = run_predict(m, &r->spec, &r->opts, res, why, sizeof why) == 0;
+    }
+    for (char *c = why; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    j->failed[k] = !ok;
+    j->records[k] =
+        j->fmt == REPORT_FMT_JSON
+            ? json_record(j->s, p, ok ? res : NULL, ok ? NULL : why, j->errs[k], sizeof j->errs[k])
+            : csv_record(j->s, p, ok ? res : NULL, ok ? NULL : why, j->errs[k], sizeof j->errs[k]);
+    if (!j->records[k])
+        j->fatal[k] = true;
+    free(r);
+    free(res);
+}
+
+int sweep_run(sweep_t *s, const uint64_t *points, size_t n, unsigned jobs, report_format_t fmt,
+              progress_t *pr, uint64_t pr_base, char **records, bool *failed, char *err,
+              size_t errlen)
+{
+    if (!s->header)
+        return errbuf_set(err, errlen, "internal: sweep_run before sweep_prepare");
+    for (size_t k = 0; k < n; k++)
+        if (points[k] >= s->n_points)
+            return errbuf_set(err, errlen, "internal: point %" PRIu64 " out of range", points[k]);
+    bool *fatal = calloc(n ? n : 1, sizeof *fatal);
+    char(*errs)[512] = calloc(n ? n : 1, sizeof *errs);
+    if (!fatal || !errs) {
+        free(fatal);
+        free(errs);
+        return errbuf_set(err, errlen, "out of memory");
+    }
+    run_job_t j = {.s = s,
+                   .points = points,
+                   .fmt = fmt,
+                   .records = records,
+                   .failed = failed,
+                   .fatal = fatal,
+                   .errs = errs};
+    for (size_t k = 0; k < n; k++)
+        records[k] = NULL;
+    int rc = pool_run(n, jobs, run_one, &j, pr, pr_base, err, errlen);
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        if (fatal[k])
+            rc = errbuf_set(err, errlen, "point %" PRIu64 ": %s", points[k], errs[k]);
+    free(fatal);
+    free(errs);
+    return rc;
+}
