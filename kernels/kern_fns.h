@@ -1,6 +1,6 @@
 /*
  * kern_fns.h - internal: the list of kernels and the declarations of the
- * functions that kernels/trace.c and kernels/native.c build from the shared
+ * functions that kernels/trace_mode.c and kernels/native_mode.c build from the shared
  * kernel sources. Only the .c files under kernels/ include this.
  *
  * Notes

@@ -18,6 +18,7 @@
  *    by kern_check_fill(), since the instruction has no value operand.
  */
 #include "kernels/kernels.h"
+#include "models/base/errbuf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -142,13 +143,13 @@ int kern_check_machine(const kern_info_t *k, const machine_t *m, char *err, size
     uint32_t miss = first_missing(k->needs, m->features);
     if (miss) {
         const char *f = kern_feature_name(miss);
-        snprintf(err, errlen, "function '%s' needs CPU feature %s, which machine '%s' lacks",
-                 k->name, f ? f : "?", m->name);
+        errbuf_set(err, errlen, "function '%s' needs CPU feature %s, which machine '%s' lacks",
+                   k->name, f ? f : "?", m->name);
         return -1;
     }
     if (k->isa != KERN_ISA_ANY && to_cfg_isa(k->isa) != m->isa) {
-        snprintf(err, errlen, "function '%s' is an %s kernel, but machine '%s' is %s", k->name,
-                 kern_isa_name(k->isa), m->name, machine_isa_name(m->isa));
+        errbuf_set(err, errlen, "function '%s' is an %s kernel, but machine '%s' is %s", k->name,
+                   kern_isa_name(k->isa), m->name, machine_isa_name(m->isa));
         return -1;
     }
     return 0;
@@ -157,9 +158,9 @@ int kern_check_machine(const kern_info_t *k, const machine_t *m, char *err, size
 int kern_check_len(const kern_info_t *k, const machine_t *m, uint64_t len, char *err, size_t errlen)
 {
     if (k->granule_bytes > 1 && len % k->granule_bytes) {
-        snprintf(err, errlen,
-                 "length %llu is not a multiple of %u bytes, the granule of function '%s'",
-                 (unsigned long long)len, k->granule_bytes, k->name);
+        errbuf_set(err, errlen,
+                   "length %llu is not a multiple of %u bytes, the granule of function '%s'",
+                   (unsigned long long)len, k->granule_bytes, k->name);
         return -1;
     }
     if (k->zero_only) {
@@ -173,11 +174,11 @@ int kern_check_len(const kern_info_t *k, const machine_t *m, uint64_t len, char 
             whose = "this host";
         }
         if (block > 1 && len % block) {
-            snprintf(err, errlen,
-                     "length %llu is not a multiple of the %llu-byte line-zero block of %s%s%s "
-                     "(function '%s')",
-                     (unsigned long long)len, (unsigned long long)block, m ? "machine '" : "",
-                     whose, m ? "'" : "", k->name);
+            errbuf_set(err, errlen,
+                       "length %llu is not a multiple of the %llu-byte line-zero block of %s%s%s "
+                       "(function '%s')",
+                       (unsigned long long)len, (unsigned long long)block, m ? "machine '" : "",
+                       whose, m ? "'" : "", k->name);
             return -1;
         }
     }
@@ -187,12 +188,12 @@ int kern_check_len(const kern_info_t *k, const machine_t *m, uint64_t len, char 
 int kern_check_fill(const kern_info_t *k, uint32_t fill, char *err, size_t errlen)
 {
     if (fill > 255) {
-        snprintf(err, errlen, "fill %u is not a byte value (0..255)", fill);
+        errbuf_set(err, errlen, "fill %u is not a byte value (0..255)", fill);
         return -1;
     }
     if (k->zero_only && fill != 0) {
-        snprintf(err, errlen, "function '%s' can only write zeros (fill %u requested)", k->name,
-                 fill);
+        errbuf_set(err, errlen, "function '%s' can only write zeros (fill %u requested)", k->name,
+                   fill);
         return -1;
     }
     return 0;
@@ -202,27 +203,28 @@ bool kern_native_supported(const kern_info_t *k, machine_isa_t isa, uint32_t fea
                            const char *host_name, char *why, size_t whylen)
 {
     if (!k->native) {
-        snprintf(why, whylen, "function '%s' is an %s kernel; this host is %s", k->name,
-                 kern_isa_name(k->isa), machine_isa_name(isa));
+        errbuf_set(why, whylen, "function '%s' is an %s kernel; this host is %s", k->name,
+                   kern_isa_name(k->isa), machine_isa_name(isa));
         return false;
     }
     uint32_t miss = first_missing(k->needs, features);
     if (miss) {
         const char *f = kern_feature_name(miss);
-        snprintf(why, whylen, "function '%s' needs CPU feature %s, which this host (%s) lacks",
-                 k->name, f ? f : "?", host_name);
+        errbuf_set(why, whylen, "function '%s' needs CPU feature %s, which this host (%s) lacks",
+                   k->name, f ? f : "?", host_name);
         return false;
     }
     if (k->zero_only && kern_native_block_bytes() == 0) {
-        snprintf(why, whylen, "function '%s': this host has no usable line-zero instruction",
-                 k->name);
+        errbuf_set(why, whylen, "function '%s': this host has no usable line-zero instruction",
+                   k->name);
         return false;
     }
 #if defined(__x86_64__)
     /* The native CLZERO loop steps by 64 bytes, as Linux's does (kernels/kmode.h). */
     if (k->zero_only && kern_native_block_bytes() != 64) {
-        snprintf(why, whylen, "function '%s' steps by 64-byte lines; this host's line is %u bytes",
-                 k->name, kern_native_block_bytes());
+        errbuf_set(why, whylen,
+                   "function '%s' steps by 64-byte lines; this host's line is %u bytes", k->name,
+                   kern_native_block_bytes());
         return false;
     }
 #endif

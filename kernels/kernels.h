@@ -2,9 +2,9 @@
  * kernels.h - the clearing kernels, each written once (kernels/clear_x86.inc,
  * kernels/clear_arm64.inc, kernels/clear_memset.inc) and compiled two ways:
  *
- *  - native mode (kernels/native.c): real instructions on real memory, only
+ *  - native mode (kernels/native_mode.c): real instructions on real memory, only
  *    where the host's ISA and CPU features allow it;
- *  - trace mode (kernels/trace.c): the same source emits trace_op_t records
+ *  - trace mode (kernels/trace_mode.c): the same source emits trace_op_t records
  *    into a trace_t, for any machine.
  *
  * Notes

@@ -2,8 +2,8 @@
  * kmode.h - the mode macros every clearing kernel is written against.
  *
  * A kernel source (kernels/clear_*.inc) is compiled twice:
- *   kernels/native.c   #define KMODE_NATIVE  real instructions on real memory
- *   kernels/trace.c    #define KMODE_TRACE   one trace_op_t per instruction that
+ *   kernels/native_mode.c   #define KMODE_NATIVE  real instructions on real memory
+ *   kernels/trace_mode.c    #define KMODE_TRACE   one trace_op_t per instruction that
  *                                            matters to the memory model
  * and must include this header after defining exactly one of the two.
  *
@@ -238,7 +238,7 @@ K_NI void k_nat_dmb(void)
     __asm__ volatile("dmb ishst" : : : "memory");
 }
 
-/* DC ZVA block: 4 << DCZID_EL0.BS bytes, read once when the program loads (kernels/native.c);
+/* DC ZVA block: 4 << DCZID_EL0.BS bytes, read once when the program loads (kernels/native_mode.c);
  * 0 when DCZID_EL0.DZP prohibits DC ZVA, and then kern_native_supported() refuses dc_zva. */
 extern uint64_t kern_nat_zva_block_bytes;
 

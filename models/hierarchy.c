@@ -25,6 +25,7 @@
  *  - Units: core cycles; bytes.
  */
 #include "models/timing.h"
+#include "models/base/errbuf.h"
 #include "models/hierarchy.h"
 
 #include <stdio.h>
@@ -72,7 +73,7 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
 {
     hier_t *h = calloc(1, sizeof(*h));
     if (!h) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
     h->m = m;
@@ -82,18 +83,18 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
     char why[200];
     h->l1 = cache_create(&m->l1, seed, why, sizeof(why));
     if (!h->l1) {
-        snprintf(err, errlen, "l1: %s", why);
+        errbuf_set(err, errlen, "l1: %s", why);
         goto fail;
     }
     h->l2 = cache_create(&m->l2, seed + 1, why, sizeof(why));
     if (!h->l2) {
-        snprintf(err, errlen, "l2: %s", why);
+        errbuf_set(err, errlen, "l2: %s", why);
         goto fail;
     }
     if (m->l3.present) {
         h->l3 = cache_create(&m->l3, seed + 2, why, sizeof(why));
         if (!h->l3) {
-            snprintf(err, errlen, "l3: %s", why);
+            errbuf_set(err, errlen, "l3: %s", why);
             goto fail;
         }
     }
@@ -101,7 +102,7 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
     h->mq2 = mshr_create(m->l2.mshrs ? m->l2.mshrs : 1);
     h->dram = dram_create(m);
     if (!h->mq1 || !h->mq2 || !h->dram) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto fail;
     }
     h->pf1 = pf_create(&m->l1.prefetch, h->line_bytes);

@@ -37,6 +37,7 @@
  *  - Units: time in core cycles (double internally); counters uint64_t.
  */
 #include "models/model.h"
+#include "models/base/errbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -132,7 +133,7 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
 {
     model_t *md = calloc(1, sizeof(*md));
     if (!md) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         return NULL;
     }
     md->m = m;
@@ -144,7 +145,7 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
     ws_init(&md->ws, m, md->h, &md->st);
     md->wc = mshr_create(m->wc_buffers ? m->wc_buffers : 1);
     if (!md->wc) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto fail;
     }
     if (tlb_setup(&md->tlb, m, &md->st, 4096, err, errlen))

@@ -54,7 +54,7 @@ void model_set_fast_forward(model_t *md, bool on);
 void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total_lines,
                      double *error_bound);
 /* Move every timestamp the model holds by dt cycles (the workload-level
- * fast-forward in sim/run.c uses it after skipping whole periods). */
+ * fast-forward in sim/engine/run.c uses it after skipping whole periods). */
 void model_shift_time(model_t *md, double dt);
 /* Add n times `delta` to the model's counters (workload-level fast-forward). */
 void model_add_stats(model_t *md, const stats_t *delta, uint64_t n);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "models/cache.h"
+#include "models/base/errbuf.h"
 
 #define REPL_LRU_MAX_WAYS 256u
 
@@ -54,7 +55,7 @@ static uint32_t lru_victim(uint8_t *state, uint32_t ways, uint64_t *rng)
 static int lru_check(uint32_t ways, char *err, size_t errlen)
 {
     if (ways > REPL_LRU_MAX_WAYS) {
-        snprintf(err, errlen, "lru supports at most %u ways (got %u)", REPL_LRU_MAX_WAYS, ways);
+        errbuf_set(err, errlen, "lru supports at most %u ways (got %u)", REPL_LRU_MAX_WAYS, ways);
         return -1;
     }
     return 0;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "models/cache.h"
+#include "models/base/errbuf.h"
 
 static inline unsigned plru_get(const uint8_t *state, uint32_t node)
 {
@@ -72,7 +73,7 @@ static uint32_t plru_victim(uint8_t *state, uint32_t ways, uint64_t *rng)
 static int plru_check(uint32_t ways, char *err, size_t errlen)
 {
     if (ways == 0 || (ways & (ways - 1)) != 0) {
-        snprintf(err, errlen, "plru needs a power-of-two way count (got %u ways)", ways);
+        errbuf_set(err, errlen, "plru needs a power-of-two way count (got %u ways)", ways);
         return -1;
     }
     return 0;

@@ -4,7 +4,7 @@
  * Notes
  *  - Every event is a uint64_t count; events that move data also count bytes
  *    (stats_t.bytes[e]). Nothing here is a double.
- *  - Collection is separate from printing: sim/report.c prints; models only add.
+ *  - Collection is separate from printing: sim/output/report_row.c prints; models only add.
  *  - stats_sub() subtracts a snapshot, so warm-up stays out of the measured
  *    region (ChampSim style).
  *  - The names in stats_event_name() are what the pmu: section of a machine

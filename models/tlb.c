@@ -2,6 +2,7 @@
  * tlb.c - the data TLB (see tlb.h).
  */
 #include "models/tlb.h"
+#include "models/base/errbuf.h"
 
 #include <stdio.h>
 
@@ -32,8 +33,8 @@ int tlb_setup(tlb_t *t, const machine_t *m, stats_t *st, uint64_t page_bytes, ch
             if (entries % w == 0 && ((entries / w) & (entries / w - 1)) == 0)
                 ways = w;
         if (!ways) {
-            snprintf(err, errlen, "tlb: %u entries cannot be arranged in power-of-two sets",
-                     entries);
+            errbuf_set(err, errlen, "tlb: %u entries cannot be arranged in power-of-two sets",
+                       entries);
             return -1;
         }
     }
@@ -43,13 +44,13 @@ int tlb_setup(tlb_t *t, const machine_t *m, stats_t *st, uint64_t page_bytes, ch
                          .line_bytes = (uint32_t)(page_bytes > UINT32_MAX ? 0 : page_bytes),
                          .repl = MACHINE_REPL_LRU};
     if (g.line_bytes == 0) {
-        snprintf(err, errlen, "tlb: page size %llu too large", (unsigned long long)page_bytes);
+        errbuf_set(err, errlen, "tlb: page size %llu too large", (unsigned long long)page_bytes);
         return -1;
     }
     char why[200];
     t->c = cache_create(&g, 1, why, sizeof(why));
     if (!t->c) {
-        snprintf(err, errlen, "tlb: %s", why);
+        errbuf_set(err, errlen, "tlb: %s", why);
         return -1;
     }
     return 0;

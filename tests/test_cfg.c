@@ -1,5 +1,5 @@
 /*
- * test_cfg.c - sim/cfg.c and sim/cfg_keys.c: the bundled machine files, good
+ * test_cfg.c - sim/machine/cfg_load.c and sim/machine/cfg_keys.c: the bundled machine files, good
  * and bad fixtures (tests/fixtures/good and bad/) with their exact error
  * positions, inline strings, resolving and listing machines, the key table,
  * and configs/README.md's generated key reference.

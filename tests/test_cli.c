@@ -1,6 +1,6 @@
 /*
  * test_cli.c - option parsing of `clearsim run`, `machines` and `functions`
- * (sim/cli.c), without running anything.
+ * (sim/cli/options.c), without running anything.
  *
  * Notes
  *  - Each case builds an argv by hand and checks the parsed fields or the

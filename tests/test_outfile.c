@@ -6,7 +6,7 @@
  *    checks the directory's exact contents afterwards: the target as
  *    expected, and no temporary left behind.
  *  - The interrupt path is tested by calling outfile_cleanup_signal()
- *    directly (what sim/main.c's handler does); tests/cli/output.sh sends a
+ *    directly (what sim/cli/main.c's handler does); tests/cli/output.sh sends a
  *    real SIGTERM to a running clearsim.
  */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /*
  * test_reuse.c - the consumer's touch after each clear (wl_spec_t.reuse_bytes,
- * sim/workload.c), which `clearsim tune` uses to price the re-fetch of
+ * sim/engine/workload.c), which `clearsim tune` uses to price the re-fetch of
  * what a clear did not leave in cache.
  *
  * Notes

@@ -1,7 +1,7 @@
 /*
  * test_sweep.c - axis syntax and point numbering of `clearsim sweep`
- * (sim/sweep.c), shard arithmetic, the thread pool, `clearsim tune`'s size
- * distributions (sim/tune.c) and cli_run_set (sim/cli.c), without running
+ * (sim/study/sweep.c), shard arithmetic, the thread pool, `clearsim tune`'s size
+ * distributions (sim/study/tune.c) and point_set (sim/cli/options.c), without running
  * the model.
  *
  * Notes

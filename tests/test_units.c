@@ -1,5 +1,5 @@
 /*
- * test_units.c - sim/units.c: sizes (exact, with the uint64_t boundaries),
+ * test_units.c - sim/machine/units.c: sizes (exact, with the uint64_t boundaries),
  * times, frequencies, bandwidths, plain numbers, and size formatting.
  *
  * Notes

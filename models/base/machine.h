@@ -2,7 +2,7 @@
  * machine.h - the parameters of one machine, as loaded from a YAML machine file.
  *
  * Notes
- *  - This is plain data: sim/cfg.c fills it from YAML (one declarative key
+ *  - This is plain data: sim/machine/cfg_load.c fills it from YAML (one declarative key
  *    table), computes the derived fields marked "derived", and cross-checks
  *    it. Model code only reads it.
  *  - Units are in the field names. Times given in ns in the YAML are kept in

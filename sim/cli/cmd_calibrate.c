@@ -4,7 +4,7 @@
  * predictions with them.
  *
  * Notes
- *  - The data file (see sim/calibrate.h and data/calibration/README.md)
+ *  - The data file (see sim/study/calibrate.h and data/calibration/README.md)
  *    holds the cases, their sources and the keys to fit with bounds.
  *  - Prints a side-by-side table (measured, before, after, error) and the
  *    median and largest absolute error on the fitting and validation sets;

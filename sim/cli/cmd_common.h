@@ -4,8 +4,10 @@
  * resolver with its note and warning.
  *
  * Notes
- *  - Only the command layer (sim/main.c, sim/cmd_*.c) prints; library code
- *    returns its reasons.
+ *  - Only the command layer (sim/cli/) prints errors and chooses exit codes;
+ *    every stage below returns its reasons (models/base/errbuf.h).
+ *  - Exit codes, the one set every command returns: 0 success, 1 runtime
+ *    error (machine file, run, output), 2 usage error (command line).
  *  - cmd_errorf prints "clearsim: <command>: <message>" (or "clearsim:
  *    <message>" when command is NULL) on stderr, as one line whatever the
  *    message holds (control characters become spaces), after flushing stdout.

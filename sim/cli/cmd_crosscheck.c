@@ -30,7 +30,7 @@
 #include "sim/host/host.h"
 #include "sim/host/native_run.h"
 #include "sim/output/outfile.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 #include "sim/engine/run.h"
 #include "sim/study/crosscheck.h"
 #include "sim/output/summary.h"

@@ -1,6 +1,6 @@
 /*
  * cmd_detect.c - `clearsim detect`: print a machine file (YAML) for this
- * host (sim/detect.c), to standard output or to --output FILE.
+ * host (sim/host/detect.c), to standard output or to --output FILE.
  *
  * Notes
  *  - --name NAME sets name: (it must equal the file's base name for the

@@ -13,6 +13,7 @@
  *    feature or page size), the run fails, or output fails.
  */
 #include "sim/cli/cmd_common.h"
+#include "models/base/errbuf.h"
 #include "sim/cli/commands.h"
 
 #include <stdarg.h>
@@ -83,7 +84,7 @@ static int apply_host_defaults(run_point_t *p, char *err, size_t errlen)
     machine_t *m = calloc(1, sizeof *m);
     int rc = -1;
     if (!h || !m) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto out;
     }
     if (host_detect(h, err, errlen) != 0)

@@ -10,7 +10,7 @@
  *    plots/. gnuplot is $CLEARSIM_GNUPLOT, else `gnuplot` on PATH. It runs
  *    with its variables given by -e (no shell), writes into a private
  *    temporary directory, and the image is then copied to --output through
- *    sim/outfile.c (atomic). gnuplot's own messages are kept and the first
+ *    sim/output/outfile.c (atomic). gnuplot's own messages are kept and the first
  *    one is shown in the one-line error.
  *  - Exit status: 0 success, 1 runtime error (no gnuplot, an unreadable or
  *    bad csv, gnuplot failed, output), 2 usage error.

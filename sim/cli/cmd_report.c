@@ -1,6 +1,6 @@
 /*
  * cmd_report.c - `clearsim report`: options, help text and errors around
- * sim/report_md.c, which generates docs/PREDICTIONS.md.
+ * sim/study/predictions.c, which generates docs/PREDICTIONS.md.
  *
  * Notes
  *  - `--machines all|a,b,c [--output FILE] [--jobs N]` runs every case and
@@ -30,8 +30,8 @@
 #include "sim/machine/optval.h"
 #include "models/base/errbuf.h"
 #include "sim/output/outfile.h"
-#include "sim/output/progress.h"
-#include "sim/study/report_md.h"
+#include "sim/engine/progress.h"
+#include "sim/study/predictions.h"
 #include "sim/study/sweep.h"
 
 #define ERR_LEN 1024
@@ -104,13 +104,13 @@ static int parse_args(int argc, char **argv, report_args_t *a, char *err, size_t
     if (rc != CLI_OK)
         return rc;
     if (a->check && a->output) {
-        snprintf(err, errlen, "--check writes nothing; give --check or --output, not both");
+        errbuf_set(err, errlen, "--check writes nothing; give --check or --output, not both");
         return CLI_USAGE;
     }
     if (!a->check && !a->machines) {
-        snprintf(err, errlen,
-                 "--machines is required: 'all' or NAME,NAME,... (see 'clearsim "
-                 "machines')");
+        errbuf_set(err, errlen,
+                   "--machines is required: 'all' or NAME,NAME,... (see 'clearsim "
+                   "machines')");
         return CLI_USAGE;
     }
     return CLI_OK;

@@ -3,9 +3,9 @@
  * --shard, --output (atomic), --resume; help text and errors.
  *
  * Notes
- *  - The work is in sim/sweep.c; this file parses the command line, reads
+ *  - The work is in sim/study/sweep.c; this file parses the command line, reads
  *    back an earlier output for --resume, and writes the output through
- *    sim/outfile.c (a temporary renamed over FILE at the end, so FILE is
+ *    sim/output/outfile.c (a temporary renamed over FILE at the end, so FILE is
  *    either the old file or the complete new one).
  *  - csv output is written in point order as batches of points finish and
  *    flushed after each batch; with --output FILE an interrupted sweep
@@ -33,7 +33,7 @@
 #include "sim/cli/commands.h"
 #include "sim/output/csv.h"
 #include "sim/output/outfile.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 #include "sim/study/sweep.h"
 #include "sim/machine/optval.h"
 #include "sim/machine/units.h"
@@ -175,22 +175,22 @@ static int on_csv_row(void *ctx, const csv_row_t *row, char *err, size_t errlen)
     uint64_t p;
     size_t slot;
     if (unit_parse_u64(row->fields[0], &p, why, sizeof why) != 0 || !slot_of(h, p, &slot)) {
-        snprintf(err, errlen, "%s:%zu: point '%.32s' is not a point of this sweep%s", h->path,
-                 row->lineno, row->fields[0], h->a->shard_count > 1 ? " and shard" : "");
+        errbuf_set(err, errlen, "%s:%zu: point '%.32s' is not a point of this sweep%s", h->path,
+                   row->lineno, row->fields[0], h->a->shard_count > 1 ? " and shard" : "");
         return -1;
     }
     for (size_t a = 0; a < sweep_n_axes(h->sw); a++) {
         if (strcmp(row->fields[1 + a], sweep_value(h->sw, p, a)) != 0) {
-            snprintf(err, errlen, "%s:%zu: point %" PRIu64 " has %s=%.64s, this sweep has %.64s",
-                     h->path, row->lineno, p, sweep_axis_key(h->sw, a), row->fields[1 + a],
-                     sweep_value(h->sw, p, a));
+            errbuf_set(err, errlen, "%s:%zu: point %" PRIu64 " has %s=%.64s, this sweep has %.64s",
+                       h->path, row->lineno, p, sweep_axis_key(h->sw, a), row->fields[1 + a],
+                       sweep_value(h->sw, p, a));
             return -1;
         }
     }
     if (!h->rows[slot]) {
         h->rows[slot] = strdup(row->line);
         if (!h->rows[slot]) {
-            snprintf(err, errlen, "out of memory");
+            errbuf_set(err, errlen, "out of memory");
             return -1;
         }
     }
@@ -204,13 +204,13 @@ static int read_json(have_t *h, char *err, size_t errlen)
     json_error_t je;
     json_t *root = json_load_file(h->path, 0, &je);
     if (!root) {
-        snprintf(err, errlen, "%s:%d: %s", h->path, je.line, je.text);
+        errbuf_set(err, errlen, "%s:%d: %s", h->path, je.line, je.text);
         return -1;
     }
     json_t *pts = json_object_get(root, "points");
     if (!json_is_array(pts)) {
         json_decref(root);
-        snprintf(err, errlen, "%s: no \"points\" array (not a sweep's json output)", h->path);
+        errbuf_set(err, errlen, "%s: no \"points\" array (not a sweep's json output)", h->path);
         return -1;
     }
     size_t i;
@@ -223,8 +223,8 @@ static int read_json(have_t *h, char *err, size_t errlen)
         if (!json_is_integer(jp) || json_integer_value(jp) < 0 ||
             !slot_of(h, (uint64_t)json_integer_value(jp), &slot) || !json_is_object(sw)) {
             json_decref(root);
-            snprintf(err, errlen, "%s: points[%zu] is not a point of this sweep%s", h->path, i,
-                     h->a->shard_count > 1 ? " and shard" : "");
+            errbuf_set(err, errlen, "%s: points[%zu] is not a point of this sweep%s", h->path, i,
+                       h->a->shard_count > 1 ? " and shard" : "");
             return -1;
         }
         uint64_t p = (uint64_t)json_integer_value(jp);
@@ -232,8 +232,8 @@ static int read_json(have_t *h, char *err, size_t errlen)
             const char *v = json_string_value(json_object_get(sw, sweep_axis_key(h->sw, a)));
             if (!v || strcmp(v, sweep_value(h->sw, p, a)) != 0) {
                 json_decref(root);
-                snprintf(err, errlen, "%s: point %" PRIu64 " does not have %s=%.64s", h->path, p,
-                         sweep_axis_key(h->sw, a), sweep_value(h->sw, p, a));
+                errbuf_set(err, errlen, "%s: point %" PRIu64 " does not have %s=%.64s", h->path, p,
+                           sweep_axis_key(h->sw, a), sweep_value(h->sw, p, a));
                 return -1;
             }
         }
@@ -265,7 +265,7 @@ static int put_json(out_state_t *o, const char *rec, json_t *obj, char *err, siz
         json_error_t je;
         obj = json_loads(rec, 0, &je);
         if (!obj) {
-            snprintf(err, errlen, "internal: bad json record: %s", je.text);
+            errbuf_set(err, errlen, "internal: bad json record: %s", je.text);
             return -1;
         }
     } else {
@@ -312,7 +312,7 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, have_t *h, si
     err[0] = '\0';
 
     if (!todo || !rec || !failed || (a->format == REPORT_FMT_JSON && !(o.points = json_array()))) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto done;
     }
     for (size_t k = 0; k < h->n_slots; k++)
@@ -367,7 +367,7 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, have_t *h, si
     goto done;
 write_error:
     if (!err[0])
-        snprintf(err, errlen, "cannot write the output: %s", strerror(errno));
+        errbuf_set(err, errlen, "cannot write the output: %s", strerror(errno));
 done:
     for (size_t k = 0; rec && k < batch; k++)
         free(rec[k]);

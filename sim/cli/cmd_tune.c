@@ -1,11 +1,11 @@
 /*
  * cmd_tune.c - `clearsim tune`: options, help text and errors around
- * sim/tune.c.
+ * sim/study/tune.c.
  *
  * Notes
  *  - The size distribution is --sizes DIST or --sizes-file FILE (not both);
  *    the default is the powers of two from 4 KiB to 1 GiB, equal weights.
- *  - --output FILE goes through sim/outfile.c (a temporary renamed over FILE
+ *  - --output FILE goes through sim/output/outfile.c (a temporary renamed over FILE
  *    once the whole report is written).
  *  - Exit status: 0 success, 1 runtime error (machine file, a run, output),
  *    2 usage error.
@@ -25,7 +25,7 @@
 #include "models/base/errbuf.h"
 #include "sim/host/host.h"
 #include "sim/output/outfile.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 #include "sim/study/sweep.h"
 #include "sim/study/tune.h"
 #include "sim/machine/units.h"
@@ -147,11 +147,11 @@ static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t e
     a->o.run.exact = a->point.opts.exact;
     a->o.run.seed = a->point.opts.seed;
     if (!a->point.machine[0]) {
-        snprintf(err, errlen, "--machine is required; see 'clearsim machines'");
+        errbuf_set(err, errlen, "--machine is required; see 'clearsim machines'");
         return CLI_USAGE;
     }
     if (a->sizes && a->sizes_file) {
-        snprintf(err, errlen, "give --sizes or --sizes-file, not both");
+        errbuf_set(err, errlen, "give --sizes or --sizes-file, not both");
         return CLI_USAGE;
     }
     return CLI_OK;

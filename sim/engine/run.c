@@ -15,6 +15,7 @@
  *    machine's pmu: map; a counter it does not map is not supported.
  */
 #include "sim/engine/run.h"
+#include "models/base/errbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@
 
 #include "models/model.h"
 #include "models/model_ff.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 
 #define RUN_DIRECT_MAP_PAGE_BYTES (1ull << 30)
 
@@ -347,7 +348,7 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);
     trace_t *t = trace_create(run_sink, &ctx, true);
     if (!t) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         progress_destroy(ctx.progress);
         model_destroy(md);
         return -1;

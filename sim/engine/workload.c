@@ -87,7 +87,7 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
     if (s->loops == 0)
         return errbuf_set(err, errlen, "--loops must be at least 1");
     if (s->fill > 255) {
-        snprintf(err, errlen, "--fill %u is out of range 0..255", s->fill);
+        errbuf_set(err, errlen, "--fill %u is out of range 0..255", s->fill);
         return -1;
     }
     if (memchr(s->function, '\0', sizeof s->function) == NULL)
@@ -103,8 +103,8 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
     }
     if (s->base_addr % s->page_bytes) {
         unit_format_size(s->page_bytes, a, sizeof a);
-        snprintf(err, errlen, "base address 0x%llx is not aligned to the page size (%s)",
-                 (unsigned long long)s->base_addr, a);
+        errbuf_set(err, errlen, "base address 0x%llx is not aligned to the page size (%s)",
+                   (unsigned long long)s->base_addr, a);
         return -1;
     }
 
@@ -129,7 +129,7 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
             return errbuf_set(err, errlen, "reuse (%s) is larger than --size (%s)", a, b);
         }
         if (kern_check_fill(k, s->fill, why, sizeof why)) {
-            snprintf(err, errlen, "--fill %u: %s", s->fill, why);
+            errbuf_set(err, errlen, "--fill %u: %s", s->fill, why);
             return -1;
         }
         unit_format_size(s->size_bytes, a, sizeof a);
@@ -159,10 +159,10 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
         return errbuf_set(err, errlen, "--size %s is not a multiple of --page %s", a, b);
     }
     if (s->fill != 0) {
-        snprintf(err, errlen,
-                 "--fill %u: the mmap workload clears pages with zeros; --fill applies only to "
-                 "memset",
-                 s->fill);
+        errbuf_set(err, errlen,
+                   "--fill %u: the mmap workload clears pages with zeros; --fill applies only to "
+                   "memset",
+                   s->fill);
         return -1;
     }
     if (s->chunk_bytes)

@@ -137,19 +137,19 @@ int detect_nearest(const host_info_t *h, char *path, size_t pathlen, char *why, 
         return -1;
     }
     if (best_score[0])
-        snprintf(why, whylen,
-                 "no bundled %s machine; %s (%s family 0x%x model 0x%x) is the nearest of the "
-                 "same ISA",
-                 h->vendor, best_name, best_vendor, best_family, best_model);
+        errbuf_set(why, whylen,
+                   "no bundled %s machine; %s (%s family 0x%x model 0x%x) is the nearest of the "
+                   "same ISA",
+                   h->vendor, best_name, best_vendor, best_family, best_model);
     else if (best_score[1])
-        snprintf(why, whylen,
-                 "no bundled %s family 0x%x machine; %s (family 0x%x model 0x%x) is the nearest",
-                 h->vendor, h->family, best_name, best_family, best_model);
+        errbuf_set(why, whylen,
+                   "no bundled %s family 0x%x machine; %s (family 0x%x model 0x%x) is the nearest",
+                   h->vendor, h->family, best_name, best_family, best_model);
     else if (best_score[2])
-        snprintf(why, whylen, "%s: same vendor and family, model 0x%x (this host: 0x%x)", best_name,
-                 best_model, h->model);
+        errbuf_set(why, whylen, "%s: same vendor and family, model 0x%x (this host: 0x%x)",
+                   best_name, best_model, h->model);
     else
-        snprintf(why, whylen, "%s: same vendor, family and model", best_name);
+        errbuf_set(why, whylen, "%s: same vendor, family and model", best_name);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 /*
  * detect.h - a machine file for this host (`clearsim detect`): identity,
- * features and cache geometry detected (sim/host.c), every timing parameter
+ * features and cache geometry detected (sim/host/host.c), every timing parameter
  * copied from the nearest bundled machine file.
  *
  * Notes

@@ -26,6 +26,7 @@
  *    /sys/kernel/mm/hugepages/hugepages-<N>kB/{nr,free}_hugepages.
  */
 #include "sim/host/host.h"
+#include "models/base/errbuf.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -521,7 +522,7 @@ int host_detect(host_info_t *h, char *err, size_t errlen)
     detect_perf(h);
     detect_pages(h);
 #if !defined(__x86_64__) && !defined(__aarch64__)
-    snprintf(err, errlen, "unsupported host ISA: clearsim knows x86_64 and arm64");
+    errbuf_set(err, errlen, "unsupported host ISA: clearsim knows x86_64 and arm64");
     return -1;
 #else
     (void)err;

@@ -6,7 +6,7 @@
  *  - Everything is detected at run time (CPUID / XGETBV on x86-64; HWCAPs,
  *    DCZID_EL0 and MIDR_EL1 on arm64; sysfs and procfs); nothing is assumed
  *    from the build machine.
- *  - features uses the machine_feature_t bits of models/machine.h, so a host can
+ *  - features uses the machine_feature_t bits of models/base/machine.h, so a host can
  *    be compared with a machine file directly. AVX2 / AVX-512F count only
  *    when the OS saves their register state (XCR0).
  *  - vendor, family and model use the machine-file conventions

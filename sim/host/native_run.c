@@ -1,5 +1,6 @@
 /*
- * native.c - native runs of the two workloads on this host (see native.h).
+ * native_run.c - native runs of the two workloads on this host (see
+ * native_run.h).
  *
  * Notes
  *  - What is measured: for memset, `loops` passes of the caller over a
@@ -13,17 +14,7 @@
  *    first touch decides, as in perf bench); for mmap, the simulated kernel's
  *    function / caller / preemption model (the host kernel's own are reported
  *    instead: kernel_release, kernel_preempt).
- *  - Huge pages: hugetlb is used only when enough pages of the size are free
- *    (/sys/kernel/mm/hugepages); for 2 MiB, THP through madvise(MADV_HUGEPAGE)
- *    is the fallback when THP is not "never". huge_bytes (from
- *    /proc/self/smaps: AnonHugePages + *_Hugetlb) says how much of the
- *    verification mapping really got huge pages.
- *  - Counters: one perf event per counter (no group, so that the kernel may
- *    multiplex them), disabled at open, reset + enabled right before the start
- *    time and disabled right after the end time of each timed run. memset
- *    counts user space only (the clearing runs there); mmap counts user and
- *    kernel (the clearing runs in the kernel), which needs
- *    perf_event_paranoid <= 1 or CAP_PERFMON.
+ *  - Huge pages: native_mem.c; perf counters: native_pmu.c.
  *  - Units: seconds, bytes, bytes per second.
  */
 #include "sim/host/native_run.h"
@@ -57,19 +48,8 @@
 #include "sim/host/host.h"
 #include "sim/host/native_mem.h"
 #include "sim/host/native_pmu.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 #include "sim/machine/units.h"
-
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT 26
-#endif
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
-
-#define PAGE_4K (4ull << 10)
-#define PAGE_2M (2ull << 20)
-#define PAGE_1G (1ull << 30)
 
 static double now_s(void)
 {

@@ -12,6 +12,7 @@
  *    system or clock, warned about (warning); the commands print both.
  */
 #include "sim/host/pick.h"
+#include "models/base/errbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,7 +116,7 @@ int host_pick_machine(host_pick_t *pick, char *err, size_t errlen)
     int rc = -1;
     memset(pick, 0, sizeof *pick);
     if (!h || !cand) {
-        snprintf(err, errlen, "out of memory");
+        errbuf_set(err, errlen, "out of memory");
         goto out;
     }
     if (host_detect(h, err, errlen) || !(cat = catalog_load(err, errlen)))
@@ -145,10 +146,10 @@ int host_pick_machine(host_pick_t *pick, char *err, size_t errlen)
         describe_pick(h, pick_c, pick);
         rc = 0;
     } else if (ncand == 0) {
-        snprintf(err, errlen,
-                 "no bundled machine matches this host (%s family 0x%x model 0x%x '%s'); run "
-                 "'clearsim detect > configs/myhost.yaml' to make one",
-                 h->vendor, h->family, h->model, h->model_name);
+        errbuf_set(err, errlen,
+                   "no bundled machine matches this host (%s family 0x%x model 0x%x '%s'); run "
+                   "'clearsim detect > configs/myhost.yaml' to make one",
+                   h->vendor, h->family, h->model, h->model_name);
     } else {
         char list[512] = "";
         bool group = amb_first ? h->hypervisor : !h->hypervisor;
@@ -158,8 +159,9 @@ int host_pick_machine(host_pick_t *pick, char *err, size_t errlen)
             size_t used = strlen(list);
             snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", cand[i].name);
         }
-        snprintf(err, errlen,
-                 "several bundled machines match this host (%s); choose one with --machine", list);
+        errbuf_set(err, errlen,
+                   "several bundled machines match this host (%s); choose one with --machine",
+                   list);
     }
 out:
     catalog_destroy(cat);
@@ -178,7 +180,7 @@ machine_t *host_machine_open(const char *arg, host_pick_t *pick, char *err, size
         return cfg_machine_open(arg, pick->path, sizeof pick->path, err, errlen);
     char why[512];
     if (host_pick_machine(pick, why, sizeof why) != 0) {
-        snprintf(err, errlen, "--machine host: %s", why);
+        errbuf_set(err, errlen, "--machine host: %s", why);
         return NULL;
     }
     return cfg_machine_load(pick->path, err, errlen);

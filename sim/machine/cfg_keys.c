@@ -232,7 +232,7 @@ static const cfg_key_t keys[] = {
     /* perf event mapping */
     KEY("pmu", CFG_T_PMU, pmu, OPT, 0, 0, FIX, NULL,
         "perf event name -> null (not supported) or a linear expression of internal events "
-        "(models/stats.c names); sim/run.c"),
+        "(models/stats.c names); sim/engine/run.c"),
 };
 
 const cfg_key_t *cfg_keys(size_t *count)

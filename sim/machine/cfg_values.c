@@ -20,6 +20,7 @@
 #include <yaml.h>
 
 #include "models/stats.h"
+#include "models/base/errbuf.h"
 #include "sim/machine/cfg_impl.h"
 #include "sim/machine/units.h"
 
@@ -353,7 +354,7 @@ static int pmu_expr(const char *s, machine_pmu_map_t *pm, char *why, size_t whyl
             p++;
         if (*p == '\0') {
             if (first)
-                snprintf(why, whylen, "empty expression");
+                errbuf_set(why, whylen, "empty expression");
             else
                 break;
             return -1;
@@ -365,7 +366,7 @@ static int pmu_expr(const char *s, machine_pmu_map_t *pm, char *why, size_t whyl
             while (isspace((unsigned char)*p))
                 p++;
         } else if (!first) {
-            snprintf(why, whylen, "expected '+' or '-' before '%s'", p);
+            errbuf_set(why, whylen, "expected '+' or '-' before '%s'", p);
             return -1;
         }
         double coef = 1;
@@ -382,7 +383,7 @@ static int pmu_expr(const char *s, machine_pmu_map_t *pm, char *why, size_t whyl
             tok[n] = '\0';
             char w[160];
             if (unit_parse_double(tok, &coef, w, sizeof(w)) < 0) {
-                snprintf(why, whylen, "bad coefficient '%s': %s", tok, w);
+                errbuf_set(why, whylen, "bad coefficient '%s': %s", tok, w);
                 return -1;
             }
             p += n;
@@ -402,9 +403,9 @@ static int pmu_expr(const char *s, machine_pmu_map_t *pm, char *why, size_t whyl
         tok[n] = '\0';
         if (n == 0) {
             if (*p == '\0')
-                snprintf(why, whylen, "expected an internal event name at the end");
+                errbuf_set(why, whylen, "expected an internal event name at the end");
             else
-                snprintf(why, whylen, "expected an internal event name at '%s'", p);
+                errbuf_set(why, whylen, "expected an internal event name at '%s'", p);
             return -1;
         }
         p += n;
@@ -424,7 +425,7 @@ static int pmu_expr(const char *s, machine_pmu_map_t *pm, char *why, size_t whyl
             double c2;
             char w[160];
             if (unit_parse_double(num, &c2, w, sizeof(w)) < 0) {
-                snprintf(why, whylen, "bad coefficient '%s' after '%s': %s", num, tok, w);
+                errbuf_set(why, whylen, "bad coefficient '%s' after '%s': %s", num, tok, w);
                 return -1;
             }
             coef *= c2;
@@ -438,15 +439,15 @@ static int pmu_expr(const char *s, machine_pmu_map_t *pm, char *why, size_t whyl
             char sb[64], hint[96] = "";
             if (cfg_i_suggest(tok, names, ST_EVENT_COUNT, sb, sizeof(sb)))
                 snprintf(hint, sizeof(hint), "did you mean '%s'? ", sb);
-            snprintf(why, whylen,
-                     "unknown internal event '%s'; %sthe names are stats_event_name() in "
-                     "models/stats.c (enum stats_event_t in models/stats.h)",
-                     tok, hint);
+            errbuf_set(why, whylen,
+                       "unknown internal event '%s'; %sthe names are stats_event_name() in "
+                       "models/stats.c (enum stats_event_t in models/stats.h)",
+                       tok, hint);
             return -1;
         }
         coef *= sign;
         if (coef == 0) {
-            snprintf(why, whylen, "coefficient of '%s' is zero", tok);
+            errbuf_set(why, whylen, "coefficient of '%s' is zero", tok);
             return -1;
         }
         uint32_t t = 0;
@@ -457,7 +458,7 @@ static int pmu_expr(const char *s, machine_pmu_map_t *pm, char *why, size_t whyl
             continue;
         }
         if (pm->n_terms == MACHINE_PMU_TERMS_MAX) {
-            snprintf(why, whylen, "more than %d terms", MACHINE_PMU_TERMS_MAX);
+            errbuf_set(why, whylen, "more than %d terms", MACHINE_PMU_TERMS_MAX);
             return -1;
         }
         pm->terms[pm->n_terms].coef = coef;

@@ -17,6 +17,7 @@
  *    bandwidth units are matched as written in units.h (GHz, ns, GB/s ...).
  */
 #include "sim/machine/units.h"
+#include "models/base/errbuf.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -15,7 +15,7 @@
  *  - Interrupts: every open temporary is listed in a process-wide table.
  *    outfile_cleanup_signal() removes them all (or keeps them under their
  *    partial name, below) using only async-signal-safe calls (unlink(2),
- *    rename(2)); sim/main.c calls it from its SIGINT/SIGTERM/SIGHUP handler.
+ *    rename(2)); sim/cli/main.c calls it from its SIGINT/SIGTERM/SIGHUP handler.
  *    At most OUTFILE_OPEN_MAX outfiles are open at once. Signals are blocked
  *    only in the calling thread: a program with worker threads should block
  *    SIGINT, SIGTERM and SIGHUP in them (pthread_sigmask before creating

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 
 /* Most threads of one pool (--jobs). */
 #define POOL_JOBS_MAX 1024u

@@ -16,15 +16,17 @@
 #include "sim/engine/workload.h"
 #include "sim/host/native_run.h"
 
-int report_run(FILE *out, report_format_t fmt, const run_result_t *r, char *err, size_t errlen)
+/* A simulated result r (n NULL) or the native result n (r = &n->run). */
+static int print_any(FILE *out, report_format_t fmt, const run_result_t *r,
+                     const native_result_t *n, char *err, size_t errlen)
 {
     switch (fmt) {
     case REPORT_FMT_TEXT:
-        return report_text(out, r, NULL, err, errlen);
+        return report_text(out, r, n, err, errlen);
     case REPORT_FMT_CSV:
-        return report_csv_print(out, r, NULL, true, true, err, errlen);
+        return report_csv_print(out, r, n, true, true, err, errlen);
     case REPORT_FMT_JSON: {
-        json_t *root = report_run_json(r, err, errlen);
+        json_t *root = n ? report_native_json(n, err, errlen) : report_run_json(r, err, errlen);
         if (!root)
             return -1;
         int rc = report_json_dump(out, root, err, errlen);
@@ -32,27 +34,16 @@ int report_run(FILE *out, report_format_t fmt, const run_result_t *r, char *err,
         return rc;
     }
     }
-    errbuf_set(err, errlen, "report: unknown format %d", (int)fmt);
-    return -1;
+    return errbuf_set(err, errlen, "report: unknown format %d", (int)fmt);
+}
+
+int report_run(FILE *out, report_format_t fmt, const run_result_t *r, char *err, size_t errlen)
+{
+    return print_any(out, fmt, r, NULL, err, errlen);
 }
 
 int report_native(FILE *out, report_format_t fmt, const native_result_t *n, char *err,
                   size_t errlen)
 {
-    switch (fmt) {
-    case REPORT_FMT_TEXT:
-        return report_text(out, &n->run, n, err, errlen);
-    case REPORT_FMT_CSV:
-        return report_csv_print(out, &n->run, n, true, true, err, errlen);
-    case REPORT_FMT_JSON: {
-        json_t *root = report_native_json(n, err, errlen);
-        if (!root)
-            return -1;
-        int rc = report_json_dump(out, root, err, errlen);
-        json_decref(root);
-        return rc;
-    }
-    }
-    errbuf_set(err, errlen, "report: unknown format %d", (int)fmt);
-    return -1;
+    return print_any(out, fmt, &n->run, n, err, errlen);
 }

@@ -112,7 +112,7 @@ int report_csv_row(FILE *out, const run_result_t *r, char *err, size_t errlen);
  * reason. Declared as void * so that this header does not need jansson.h. */
 void *report_run_json(const run_result_t *r, char *err, size_t errlen);
 
-/* ---- native results (clearsim native; sim/native.h) ---- */
+/* ---- native results (clearsim native; sim/host/native_run.h) ---- */
 
 /* The run fields of n->run, with what a native run does not measure set to
  * null (cycles when the cycles counter was not counted, traffic), followed

@@ -10,7 +10,7 @@
  *    perf-named counters (run_std_counters first, in that order, then any
  *    other counter the machine maps) and the per-level traffic (from
  *    stats_t). The three printers only walk that row.
- *  - Native results (sim/native.h) go through the same row and printers:
+ *  - Native results (sim/host/native_run.h) go through the same row and printers:
  *    report_collect_native() is report_collect() of the embedded run_result_t
  *    with what a native run does not measure set to null (traffic; cycles
  *    without a cycles counter), then the `native` object. The text printer

@@ -27,7 +27,7 @@
 
 #include "sim/engine/point.h"
 #include "models/base/errbuf.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 #include "sim/engine/run.h"
 #include "sim/study/sweep.h"
 #include "sim/machine/units.h"
@@ -157,7 +157,7 @@ typedef struct predict_ctx {
     char (*why)[256];
 } predict_ctx_t;
 
-/* One case, on a sweep_parallel thread: writes only slot i. */
+/* One case, on a pool_run thread: writes only slot i. */
 static void predict_task(void *ctx, size_t i)
 {
     predict_ctx_t *p = ctx;

@@ -43,7 +43,7 @@
 #include "sim/engine/workload.h"
 #include "sim/host/host.h"
 #include "sim/host/native_run.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 
 #define XC_CASES_MAX 512
 #define GIB          (1024.0 * 1024.0 * 1024.0)

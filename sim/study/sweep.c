@@ -32,7 +32,7 @@
 #include "models/base/errbuf.h"
 #include "sim/host/host.h"
 #include "sim/output/pool.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 #include "sim/engine/run.h"
 #include "sim/machine/units.h"
 #include "sim/engine/workload.h"

@@ -43,7 +43,7 @@
 #include <stdint.h>
 
 #include "sim/engine/point.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 #include "sim/output/report.h"
 
 /* Limits: values per axis, axes, points of one sweep. */
@@ -89,7 +89,7 @@ const char *sweep_csv_header(const sweep_t *s);
  * point: a csv row (REPORT_FMT_CSV, no line end) or a compact json object
  * (REPORT_FMT_JSON). records[k] (malloc'd) is point points[k]'s record;
  * failed[k] is set when that point has an error. Progress as in
- * sweep_parallel. Returns 0, or -1 with a
+ * pool_run. Returns 0, or -1 with a
  * reason for a failure of the sweep itself (out of memory, threads). */
 int sweep_run(sweep_t *s, const uint64_t *points, size_t n, unsigned jobs, report_format_t fmt,
               progress_t *pr, uint64_t pr_base, char **records, bool *failed, char *err,

@@ -3,8 +3,8 @@
  * the model's predictions (see tune.h for the method).
  *
  * Notes
- *  - Every cost is one run_predict of the memset workload (sim/run.c), run
- *    on the sweep thread pool (sim/sweep.c): each run has its own model, the
+ *  - Every cost is one run_predict of the memset workload (sim/engine/run.c), run
+ *    on the sweep thread pool (sim/study/sweep.c): each run has its own model, the
  *    machine is only read. Results are stored by index, so --jobs never
  *    changes the output.
  *  - Size distributions are read by tune_sizes.c.

@@ -74,7 +74,7 @@ static int parse_weight(const char *s, double *w, char *why, size_t whylen)
     if (unit_parse_double(s, w, why, whylen) != 0)
         return -1;
     if (!(*w > 0) || !isfinite(*w)) {
-        snprintf(why, whylen, "a weight must be a positive number");
+        errbuf_set(why, whylen, "a weight must be a positive number");
         return -1;
     }
     return 0;

@@ -1,6 +1,6 @@
 /*
  * fuzz_cfg.c - libFuzzer target for the machine-file loader
- * (cfg_machine_load_string, sim/cfg.c).
+ * (cfg_machine_load_string, sim/machine/cfg_load.c).
  *
  * Notes
  *  - The input is the YAML text. It is loaded under the name "fuzz", so a

@@ -1,7 +1,7 @@
 /*
- * fuzz_cli.c - libFuzzer target for the option parsers of sim/cli.c
+ * fuzz_cli.c - libFuzzer target for the option parsers of sim/cli/options.c
  * (cli_parse_run, cli_parse_list) and the workload checks that follow them
- * (cli_apply_defaults, wl_validate).
+ * (point_apply_defaults, wl_validate).
  *
  * Notes
  *  - The input is an argument list: arguments separated by NUL bytes (at

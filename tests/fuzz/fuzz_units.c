@@ -1,5 +1,5 @@
 /*
- * fuzz_units.c - libFuzzer target for the value parsers of sim/units.c.
+ * fuzz_units.c - libFuzzer target for the value parsers of sim/machine/units.c.
  *
  * Notes
  *  - The input, cut at its first NUL, goes through every unit_parse_*

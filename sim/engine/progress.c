@@ -4,7 +4,7 @@
  * Notes
  *  - Uses CLOCK_MONOTONIC; redraws at most every 0.2 s.
  */
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

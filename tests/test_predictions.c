@@ -1,6 +1,6 @@
 /*
- * test_report_md.c - the pieces of `clearsim report` that need no
- * simulation (sim/report_md.c): FNV-1a, reading the fingerprint line back,
+ * test_predictions.c - the pieces of `clearsim report` that need no
+ * simulation (sim/study/predictions.c): FNV-1a, reading the fingerprint line back,
  * --machines, what the fingerprint covers, and the case list.
  *
  * Notes
@@ -32,7 +32,7 @@
 
 #include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
-#include "sim/study/report_md.h"
+#include "sim/study/predictions.h"
 
 static char err[1024];
 static char scratch[PATH_MAX];
@@ -235,7 +235,7 @@ static int setup(void **state)
 {
     (void)state;
     const char *t = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/test_report_md.XXXXXX", t && t[0] ? t : "/tmp");
+    snprintf(scratch, sizeof scratch, "%s/test_predictions.XXXXXX", t && t[0] ? t : "/tmp");
     return mkdtemp(scratch) ? 0 : -1;
 }
 

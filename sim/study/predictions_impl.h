@@ -1,21 +1,21 @@
 /*
- * report_md_impl.h - the inside of `clearsim report` (sim/report_md.c, the
+ * predictions_impl.h - the inside of `clearsim report` (sim/study/predictions.c, the
  * case list and its runs), shared only with its Markdown writer
- * (sim/report_md_write.c).
+ * (sim/study/predictions_write.c).
  *
  * Notes
- *  - Private: nothing else includes this; everyone else uses report_md.h.
+ *  - Private: nothing else includes this; everyone else uses predictions.h.
  *  - The case templates below are also hashed into the fingerprint
- *    (report_md.c), so a change to them changes it.
+ *    (predictions.c), so a change to them changes it.
  */
-#ifndef CLEARSIM_REPORT_MD_IMPL_H
-#define CLEARSIM_REPORT_MD_IMPL_H
+#ifndef CLEARSIM_PREDICTIONS_IMPL_H
+#define CLEARSIM_PREDICTIONS_IMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "sim/machine/cfg.h"
-#include "sim/study/report_md.h"
+#include "sim/study/predictions.h"
 #include "sim/engine/workload.h"
 
 #define GIB               1073741824.0

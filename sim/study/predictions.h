@@ -1,5 +1,5 @@
 /*
- * report_md.h - `clearsim report`: the case list of docs/PREDICTIONS.md, the
+ * predictions.h - `clearsim report`: the case list of docs/PREDICTIONS.md, the
  * predictions behind it (run in parallel), the Markdown writer and the
  * fingerprint of its inputs.
  *
@@ -9,7 +9,7 @@
  *       1 GiB pages on 4 GiB, under each preemption model (none, voluntary,
  *       full, lazy), page-at-a-time (--caller page) and extent (--caller
  *       extent), with the machine's default clear function
- *       (cli_default_function);
+ *       (point_default_function);
  *     - clearing kernels in user space, in 2 MiB calls over 1 GiB: the
  *       temporal baseline (rep_stosb on x86-64, stp on arm64) and each of
  *       movnti, clzero, dc_zva, stnp and mops that kern_check_machine allows;
@@ -21,7 +21,7 @@
  *  - mmap rows that differ only in --preempt share one prediction when the
  *    callers (kernels/callers.c) make the same calls for one folio under
  *    both models (compared by running the callers with a recording
- *    callback): sim/workload.c passes the preemption model to caller_extent
+ *    callback): sim/engine/workload.c passes the preemption model to caller_extent
  *    and nowhere else. This cuts the fault runs from 16 to 5 per machine.
  *  - Gains are relative: new / baseline - 1, in percent.
  *  - Milan (zen3-epyc-7j13) also gets its published figures next to the
@@ -40,8 +40,8 @@
  *  - Library code: returns -1/NULL with a one-line reason; never prints
  *    (progress on a terminal goes through progress.h).
  */
-#ifndef CLEARSIM_REPORT_MD_H
-#define CLEARSIM_REPORT_MD_H
+#ifndef CLEARSIM_PREDICTIONS_H
+#define CLEARSIM_PREDICTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,7 +50,7 @@
 #include <time.h>
 
 #include "models/base/machine.h"
-#include "sim/output/progress.h"
+#include "sim/engine/progress.h"
 
 /* Changes whenever the case list or the layout of the file changes. */
 #define PREDMD_VERSION "clearsim-predictions 1"

@@ -1,11 +1,11 @@
 /*
- * report_md.c - `clearsim report`: the case list of docs/PREDICTIONS.md, the
+ * predictions.c - `clearsim report`: the case list of docs/PREDICTIONS.md, the
  * runs behind it and the case list's part of the fingerprint (the Markdown
- * writer is report_md_write.c, the input files' part of the fingerprint
- * report_fp.c).
+ * writer is predictions_write.c, the input files' part of the fingerprint
+ * predictions_fp.c).
  *
  * Notes
- *  - See report_md.h for the cases and the fingerprint. Every case is an
+ *  - See predictions.h for the cases and the fingerprint. Every case is an
  *    option string of `clearsim run`, parsed by cli_parse_run in the calling
  *    thread (getopt is not reentrant) before any run starts; the worker
  *    threads only call run_predict, each with its own model, and write their
@@ -17,7 +17,7 @@
  *    of issue 5 asks for Milan's only).
  */
 #include "sim/output/pool.h"
-#include "sim/study/report_md_impl.h"
+#include "sim/study/predictions_impl.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -36,7 +36,7 @@
 #include "sim/engine/workload.h"
 
 /* ------------------------------------------------------------------------ */
-/* the fingerprint (its input files: report_fp.c)                            */
+/* the fingerprint (its input files: predictions_fp.c)                            */
 
 /* Every template of the case list, in a fixed order. */
 static uint64_t hash_cases(uint64_t h)
@@ -181,7 +181,7 @@ static int parse_run(const md_machine_t *mm, md_run_t *u, char *err, size_t errl
 
 /* The calls and reschedule points one folio of an mmap run makes, hashed:
  * the callers (kernels/callers.c) are the only place where the preemption
- * model acts (sim/workload.c passes it to caller_extent alone). */
+ * model acts (sim/engine/workload.c passes it to caller_extent alone). */
 typedef struct md_calls {
     uint64_t h;
 } md_calls_t;

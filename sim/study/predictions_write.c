@@ -1,6 +1,6 @@
 /*
- * report_md_write.c - the Markdown of docs/PREDICTIONS.md from the runs of
- * report_md.c (see report_md.h for what it holds).
+ * predictions_write.c - the Markdown of docs/PREDICTIONS.md from the runs of
+ * predictions.c (see predictions.h for what it holds).
  *
  * Notes
  *  - Numbers: GB/s is bytes per second / 2^30, printed with two decimals;
@@ -16,7 +16,7 @@
 
 #include "kernels/kernels.h"
 #include "models/base/errbuf.h"
-#include "sim/study/report_md_impl.h"
+#include "sim/study/predictions_impl.h"
 #include "sim/machine/units.h"
 
 /* Published figures, Milan only: calibration data (data/calibration/). */

@@ -1,15 +1,15 @@
 /*
- * report_fp.c - the inputs of docs/PREDICTIONS.md: which files can change
+ * predictions_fp.c - the inputs of docs/PREDICTIONS.md: which files can change
  * it, their FNV-1a fingerprint, the newest of the sources, and the
  * fingerprint line read back from a written file.
  *
  * Notes
- *  - The list of inputs and the hashing order are described in report_md.h;
- *    the case templates' part of the fingerprint is hashed by report_md.c,
+ *  - The list of inputs and the hashing order are described in predictions.h;
+ *    the case templates' part of the fingerprint is hashed by predictions.c,
  *    which owns the case list.
  *  - Library code: returns -1 with a one-line reason; never prints.
  */
-#include "sim/study/report_md.h"
+#include "sim/study/predictions.h"
 
 #include <dirent.h>
 #include <errno.h>
