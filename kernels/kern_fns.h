@@ -25,6 +25,21 @@
     void kern_trace_##name(kern_ctx_t *k, uint64_t addr, uint64_t len, uint8_t fill);              \
     void kern_native_##name(void *dst, size_t len, uint8_t fill);
 
+#define KERN_BENCH_LIST_X86(X)                                                                     \
+    X(load8) X(load32) X(load64) X(copy8) X(copy32) X(copy64) X(copy_nt8) X(copy_nt32) X(copy_nt64)
+#define KERN_BENCH_LIST_ARM64(X) X(load_x16) X(load_q32) X(copy_x16) X(copy_q32) X(copy_nt_q32)
+#define KERN_BENCH_LIST_ANY(X)   X(chase)
+
+#define KERN_BENCH_DECLARE(name)                                                                   \
+    void kern_trace_bench_##name(kern_ctx_t *k, uint64_t dst, uint64_t src, uint64_t n);           \
+    uint64_t kern_native_bench_##name(void *dst, const void *src, uint64_t n);
+
+KERN_BENCH_LIST_X86(KERN_BENCH_DECLARE)
+KERN_BENCH_LIST_ARM64(KERN_BENCH_DECLARE)
+KERN_BENCH_LIST_ANY(KERN_BENCH_DECLARE)
+
+#undef KERN_BENCH_DECLARE
+
 KERN_LIST_X86(KERN_DECLARE)
 KERN_LIST_ARM64(KERN_DECLARE)
 KERN_LIST_ANY(KERN_DECLARE)

@@ -32,6 +32,23 @@
  *                                    native x86-64: the constant 64, as Linux's
  *                                    CLZERO loop steps; native arm64: 4 << DCZID_EL0.BS,
  *                                    read once when the program loads)
+ *  - Microbenchmark kernels (kernels/bench_*.inc): K_BENCH(name) { body }
+ *    defines kern_native_bench_<name>(void *dst, const void *src, uint64_t n)
+ *    -> uint64_t, or kern_trace_bench_<name>(kern_ctx_t *, uint64_t dst,
+ *    uint64_t src, uint64_t n). Inside: k, d (dst), s (src), n (bytes, or
+ *    steps for a chase); the body ends with K_BENCH_RETURN(v).
+ *      K_LOAD(a, width)              one load                -> TRACE_LOAD
+ *      K_COPY_LINE(d, s, width)      a 64-byte line: its loads, then its
+ *                                    stores of the loaded data
+ *                                                -> TRACE_LOAD x n, TRACE_STORE x n
+ *                                    (trace: the stores carry k->copy_fill,
+ *                                    the byte the source holds)
+ *      K_COPY_LINE_NT(d, s, width)   the same with non-temporal stores
+ *                                                -> TRACE_LOAD x n, TRACE_STORE_NT x n
+ *      K_CHASE(p)                    p = *p, a load that depends on the one
+ *                                    before it -> TRACE_LOAD, TRACE_F_DEP (trace:
+ *                                    the next address from k->chase, the order
+ *                                    kern_chase_order() built natively too)
  *  - Native kernels run their own instructions and nothing else: no CPUID,
  *    system call, allocation or feature test inside a call. What a kernel
  *    needs from the host is read once, outside any timed call (CPUID is a VM
@@ -105,6 +122,39 @@ static inline uint64_t k_trace_zva_block(const kern_ctx_t *k)
 #define K_INSNS(n)    k_trace_insns(k, (n))
 #define K_ZVA_BLOCK() k_trace_zva_block(k)
 
+/* The line after the chase's current one (k->chase: the same single-cycle order
+ * kern_chase_order() writes into the native buffer). */
+static inline uint64_t k_trace_chase_next(const kern_ctx_t *k, uint64_t a)
+{
+    uint64_t i = (a - k->chase_base) / K_LINE;
+    return k->chase_base + (uint64_t)k->chase_next[i] * K_LINE;
+}
+
+#define K_BENCH_(name)            void kern_trace_bench_##name(kern_ctx_t *k, K_ADDR d, K_ADDR s, uint64_t n)
+#define K_BENCH(name)             K_BENCH_(name)
+#define K_BENCH_TARGET(name, tgt) K_BENCH_(name)
+#define K_BENCH_RETURN(v)         ((void)(v), (void)d, (void)s)
+#define K_LOAD(a, width)          k_trace_op(k, TRACE_LOAD, (a), (width), 1, (width), 0, 0)
+#define K_COPY_LINE(dl, sl, width)                                                                 \
+    do {                                                                                           \
+        for (uint32_t k_i_ = 0; k_i_ < K_LINE; k_i_ += (width))                                    \
+            K_LOAD((sl) + k_i_, (width));                                                          \
+        for (uint32_t k_i_ = 0; k_i_ < K_LINE; k_i_ += (width))                                    \
+            K_STORE((dl) + k_i_, (width), k->copy_fill);                                           \
+    } while (0)
+#define K_COPY_LINE_NT(dl, sl, width)                                                              \
+    do {                                                                                           \
+        for (uint32_t k_i_ = 0; k_i_ < K_LINE; k_i_ += (width))                                    \
+            K_LOAD((sl) + k_i_, (width));                                                          \
+        for (uint32_t k_i_ = 0; k_i_ < K_LINE; k_i_ += (width))                                    \
+            K_STORE_NT((dl) + k_i_, (width), k->copy_fill);                                        \
+    } while (0)
+#define K_CHASE(p)                                                                                 \
+    do {                                                                                           \
+        k_trace_op(k, TRACE_LOAD, (p), 8, 1, 8, 0, TRACE_F_DEP);                                   \
+        (p) = k_trace_chase_next(k, (p));                                                          \
+    } while (0)
+
 #endif /* KMODE_TRACE */
 
 /* ----------------------------------------------------------------- native */
@@ -123,6 +173,20 @@ static inline uint64_t k_trace_zva_block(const kern_ctx_t *k)
 #define K_KERNEL(name)             K_NATIVE_KERNEL_(name, )
 #define K_KERNEL_TARGET(name, tgt) K_NATIVE_KERNEL_(name, __attribute__((target(tgt))))
 #define K_INSNS(n)                 ((void)0)
+
+#define K_NATIVE_BENCH_(name, attrs)                                                               \
+    static attrs uint64_t k_bench_##name(K_ADDR d, K_ADDR s, uint64_t n);                          \
+    uint64_t kern_native_bench_##name(void *dst, const void *src, uint64_t n)                      \
+    {                                                                                              \
+        return k_bench_##name((K_ADDR)dst, (K_ADDR)(uintptr_t)src, n);                             \
+    }                                                                                              \
+    static attrs uint64_t k_bench_##name(K_ADDR d __attribute__((unused)),                         \
+                                         K_ADDR s __attribute__((unused)), uint64_t n)
+#define K_BENCH(name)             K_NATIVE_BENCH_(name, )
+#define K_BENCH_TARGET(name, tgt) K_NATIVE_BENCH_(name, __attribute__((target(tgt))))
+#define K_BENCH_RETURN(v)         return (uint64_t)(uintptr_t)(v)
+/* p = *p: one dependent load. */
+#define K_CHASE(p) ((p) = *(K_ADDR volatile *)(void *)(p))
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -182,11 +246,104 @@ K_NI void k_nat_sfence(void)
     __asm__ volatile("sfence" : : : "memory");
 }
 
-#define K_STORE(a, width, v)         k_nat_store##width((a), (v))
-#define K_STORE_NT(a, width, v)      k_nat_store_nt##width((a), (v))
-#define K_LINE_ZERO(a, block)        ((void)(block), k_nat_clzero(a))
-#define K_REP_STOS(a, n, fill, elem) k_nat_rep_stos##elem((a), (n), (fill))
-#define K_FENCE()                    k_nat_sfence()
+/* Microbenchmark loads: the loaded value goes to a register no one reads. */
+K_NI void k_nat_load8(const unsigned char *a)
+{
+    uint64_t x;
+    __asm__ volatile("movq %1, %0" : "=r"(x) : "m"(*(const uint64_t *)(const void *)a));
+}
+
+__attribute__((target("avx2"))) K_NI void k_nat_load32(const unsigned char *a)
+{
+    __asm__ volatile("vmovdqa %0, %%ymm0" : : "m"(*(const __m256i *)(const void *)a) : "xmm0");
+}
+
+__attribute__((target("avx512f"))) K_NI void k_nat_load64(const unsigned char *a)
+{
+    __asm__ volatile("vmovdqa64 %0, %%zmm0" : : "m"(*(const __m512i *)(const void *)a) : "xmm0");
+}
+
+/* The eight 8-byte loads of the line at s into a0..a7 (declared here). */
+#define K_NAT_LOAD_LINE8(s)                                                                        \
+    uint64_t a0, a1, a2, a3, a4, a5, a6, a7;                                                       \
+    __asm__ volatile("movq 0(%8), %0\n\tmovq 8(%8), %1\n\tmovq 16(%8), %2\n\tmovq 24(%8), %3\n\t"  \
+                     "movq 32(%8), %4\n\tmovq 40(%8), %5\n\tmovq 48(%8), %6\n\tmovq 56(%8), %7"    \
+                     : "=&r"(a0), "=&r"(a1), "=&r"(a2), "=&r"(a3), "=&r"(a4), "=&r"(a5),           \
+                       "=&r"(a6), "=&r"(a7)                                                        \
+                     : "r"(s)                                                                      \
+                     : "memory")
+
+/* One 64-byte line: every load of it into registers, then every store. */
+K_NI void k_nat_copy_line8(unsigned char *d, const unsigned char *s)
+{
+    K_NAT_LOAD_LINE8(s);
+    __asm__ volatile("movq %1, 0(%0)\n\tmovq %2, 8(%0)\n\tmovq %3, 16(%0)\n\tmovq %4, 24(%0)\n\t"
+                     "movq %5, 32(%0)\n\tmovq %6, 40(%0)\n\tmovq %7, 48(%0)\n\tmovq %8, 56(%0)"
+                     :
+                     : "r"(d), "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(a4), "r"(a5), "r"(a6),
+                       "r"(a7)
+                     : "memory");
+}
+
+__attribute__((target("avx2"))) K_NI void k_nat_copy_line32(unsigned char *d,
+                                                            const unsigned char *s)
+{
+    __asm__ volatile("vmovdqa 0(%1), %%ymm0\n\tvmovdqa 32(%1), %%ymm1\n\t"
+                     "vmovdqa %%ymm0, 0(%0)\n\tvmovdqa %%ymm1, 32(%0)"
+                     :
+                     : "r"(d), "r"(s)
+                     : "xmm0", "xmm1", "memory");
+}
+
+__attribute__((target("avx512f"))) K_NI void k_nat_copy_line64(unsigned char *d,
+                                                               const unsigned char *s)
+{
+    __asm__ volatile("vmovdqa64 0(%1), %%zmm0\n\tvmovdqa64 %%zmm0, 0(%0)"
+                     :
+                     : "r"(d), "r"(s)
+                     : "xmm0", "memory");
+}
+
+/* The same line with non-temporal stores (MOVNTI, VMOVNTDQ). */
+K_NI void k_nat_copy_line_nt8(unsigned char *d, const unsigned char *s)
+{
+    K_NAT_LOAD_LINE8(s);
+    __asm__ volatile("movnti %1, 0(%0)\n\tmovnti %2, 8(%0)\n\tmovnti %3, 16(%0)\n\t"
+                     "movnti %4, 24(%0)\n\tmovnti %5, 32(%0)\n\tmovnti %6, 40(%0)\n\t"
+                     "movnti %7, 48(%0)\n\tmovnti %8, 56(%0)"
+                     :
+                     : "r"(d), "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(a4), "r"(a5), "r"(a6),
+                       "r"(a7)
+                     : "memory");
+}
+
+__attribute__((target("avx2"))) K_NI void k_nat_copy_line_nt32(unsigned char *d,
+                                                               const unsigned char *s)
+{
+    __asm__ volatile("vmovdqa 0(%1), %%ymm0\n\tvmovdqa 32(%1), %%ymm1\n\t"
+                     "vmovntdq %%ymm0, 0(%0)\n\tvmovntdq %%ymm1, 32(%0)"
+                     :
+                     : "r"(d), "r"(s)
+                     : "xmm0", "xmm1", "memory");
+}
+
+__attribute__((target("avx512f"))) K_NI void k_nat_copy_line_nt64(unsigned char *d,
+                                                                  const unsigned char *s)
+{
+    __asm__ volatile("vmovdqa64 0(%1), %%zmm0\n\tvmovntdq %%zmm0, 0(%0)"
+                     :
+                     : "r"(d), "r"(s)
+                     : "xmm0", "memory");
+}
+
+#define K_LOAD(a, width)              k_nat_load##width((a))
+#define K_COPY_LINE(dl, sl, width)    k_nat_copy_line##width((dl), (sl))
+#define K_COPY_LINE_NT(dl, sl, width) k_nat_copy_line_nt##width((dl), (sl))
+#define K_STORE(a, width, v)          k_nat_store##width((a), (v))
+#define K_STORE_NT(a, width, v)       k_nat_store_nt##width((a), (v))
+#define K_LINE_ZERO(a, block)         ((void)(block), k_nat_clzero(a))
+#define K_REP_STOS(a, n, fill, elem)  k_nat_rep_stos##elem((a), (n), (fill))
+#define K_FENCE()                     k_nat_sfence()
 /* CLZERO clears the line that holds RAX. Linux's CLZERO loop steps by a constant 64 bytes;
  * kern_native_supported() refuses clzero on a host whose CPUID line size is not 64. */
 #define K_ZVA_BLOCK() ((uint64_t)K_LINE)
@@ -242,12 +399,56 @@ K_NI void k_nat_dmb(void)
  * 0 when DCZID_EL0.DZP prohibits DC ZVA, and then kern_native_supported() refuses dc_zva. */
 extern uint64_t kern_nat_zva_block_bytes;
 
-#define K_STORE(a, width, v)       k_nat_store##width((a), (v))
-#define K_STORE_NT(a, width, v)    k_nat_store_nt##width((a), (v))
-#define K_LINE_ZERO(a, block)      ((void)(block), k_nat_dc_zva(a))
-#define K_MOPS_SET(a, n, fill, nt) k_nat_mops_set((a), (n), (fill), (nt))
-#define K_FENCE()                  k_nat_dmb()
-#define K_ZVA_BLOCK()              kern_nat_zva_block_bytes
+K_NI void k_nat_load16(const unsigned char *a)
+{
+    uint64_t x, y;
+    __asm__ volatile("ldp %x0, %x1, [%2]" : "=&r"(x), "=&r"(y) : "r"(a) : "memory");
+}
+
+K_NI void k_nat_load32(const unsigned char *a)
+{
+    __asm__ volatile("ldp q0, q1, [%0]" : : "r"(a) : "v0", "v1", "memory");
+}
+
+K_NI void k_nat_copy_line16(unsigned char *d, const unsigned char *s)
+{
+    __asm__ volatile("ldp x9, x10, [%1]\n\tldp x11, x12, [%1, #16]\n\t"
+                     "ldp x13, x14, [%1, #32]\n\tldp x15, x16, [%1, #48]\n\t"
+                     "stp x9, x10, [%0]\n\tstp x11, x12, [%0, #16]\n\t"
+                     "stp x13, x14, [%0, #32]\n\tstp x15, x16, [%0, #48]"
+                     :
+                     : "r"(d), "r"(s)
+                     : "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "memory");
+}
+
+K_NI void k_nat_copy_line32(unsigned char *d, const unsigned char *s)
+{
+    __asm__ volatile("ldp q0, q1, [%1]\n\tldp q2, q3, [%1, #32]\n\t"
+                     "stp q0, q1, [%0]\n\tstp q2, q3, [%0, #32]"
+                     :
+                     : "r"(d), "r"(s)
+                     : "v0", "v1", "v2", "v3", "memory");
+}
+
+/* The same line with non-temporal pair stores (STNP). */
+K_NI void k_nat_copy_line_nt32(unsigned char *d, const unsigned char *s)
+{
+    __asm__ volatile("ldp q0, q1, [%1]\n\tldp q2, q3, [%1, #32]\n\t"
+                     "stnp q0, q1, [%0]\n\tstnp q2, q3, [%0, #32]"
+                     :
+                     : "r"(d), "r"(s)
+                     : "v0", "v1", "v2", "v3", "memory");
+}
+
+#define K_LOAD(a, width)              k_nat_load##width((a))
+#define K_COPY_LINE(dl, sl, width)    k_nat_copy_line##width((dl), (sl))
+#define K_COPY_LINE_NT(dl, sl, width) k_nat_copy_line_nt##width((dl), (sl))
+#define K_STORE(a, width, v)          k_nat_store##width((a), (v))
+#define K_STORE_NT(a, width, v)       k_nat_store_nt##width((a), (v))
+#define K_LINE_ZERO(a, block)         ((void)(block), k_nat_dc_zva(a))
+#define K_MOPS_SET(a, n, fill, nt)    k_nat_mops_set((a), (n), (fill), (nt))
+#define K_FENCE()                     k_nat_dmb()
+#define K_ZVA_BLOCK()                 kern_nat_zva_block_bytes
 
 #endif /* host ISA */
 

@@ -15,9 +15,14 @@
 #include "kernels/kmode.h"
 
 #if defined(__x86_64__)
+#include "kernels/bench_x86.inc"
 #include "kernels/clear_x86.inc"
 #elif defined(__aarch64__)
+#include "kernels/bench_arm64.inc"
 #include "kernels/clear_arm64.inc"
+#endif
+#if defined(__x86_64__) || defined(__aarch64__)
+#include "kernels/bench_chase.inc"
 #endif
 #include "kernels/clear_memset.inc"
 

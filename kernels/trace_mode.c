@@ -15,3 +15,6 @@
 #include "kernels/clear_x86.inc"
 #include "kernels/clear_arm64.inc"
 #include "kernels/clear_memset.inc"
+#include "kernels/bench_x86.inc"
+#include "kernels/bench_arm64.inc"
+#include "kernels/bench_chase.inc"

@@ -16,16 +16,16 @@
 #include <stdlib.h>
 
 struct dram {
-    double lat_rd;      /* cycles */
-    double lat_wr;      /* cycles */
-    double rd_cpl;      /* read link: cycles per line */
-    double wr_cpl;      /* write link: cycles per data line */
-    double wr_zero_cpl; /* write link: cycles per zero line */
-    double bus_cpl;     /* shared bus: cycles per line */
-    double turn;        /* cycles per direction change */
-    uint32_t batch;     /* writes per bus batch */
-    double turn_share;  /* 2 x turn / batch: turnaround cycles per written line */
-    double room_cycles; /* batch x bus_cpl: bus backlog the write queue holds */
+    double lat_rd;        /* cycles */
+    double lat_wr;        /* cycles */
+    double rd_cpl;        /* read link: cycles per line */
+    double wr_cpl;        /* write link: cycles per data line */
+    double zero_fraction; /* a zeroing operation's line: share of a data line's link and bus time */
+    double bus_cpl;       /* shared bus: cycles per line */
+    double turn;          /* cycles per direction change */
+    uint32_t batch;       /* writes per bus batch */
+    double turn_share;    /* 2 x turn / batch: turnaround cycles per written line */
+    double room_cycles;   /* batch x bus_cpl: bus backlog the write queue holds */
     double rd_free, wr_free, bus_free;
     double last_accept; /* when the controller took the latest write */
 };
@@ -45,7 +45,7 @@ dram_t *dram_create(const machine_t *m)
     d->lat_wr = m->mem_write_latency_ns * m->freq_ghz;
     d->rd_cpl = per_line(m->mem_read_bpc, line);
     d->wr_cpl = per_line(m->mem_write_bpc, line);
-    d->wr_zero_cpl = d->wr_cpl * m->mem_zero_write_fraction;
+    d->zero_fraction = m->mem_zero_write_fraction;
     d->bus_cpl = per_line(m->mem_combined_bpc, line);
     d->turn = m->mem_turnaround_ns * m->freq_ghz;
     d->batch = m->mem_write_queue ? m->mem_write_queue : 1;
@@ -70,7 +70,8 @@ double dram_read(dram_t *d, double t)
 double dram_write(dram_t *d, double t, bool zero_line)
 {
     double start = timing_max(t, d->wr_free);
-    d->wr_free = start + (zero_line ? d->wr_zero_cpl : d->wr_cpl);
+    double share = zero_line ? d->zero_fraction : 1.0;
+    d->wr_free = start + d->wr_cpl * share;
     /* The controller's write queue holds `batch` lines: a write is accepted
      * while the bus backlog is shorter than that, else it waits (this is
      * what bounds a write stream to the bus rate). */
@@ -79,7 +80,7 @@ double dram_write(dram_t *d, double t, bool zero_line)
         start = room;
     /* On the bus, writes drain in batches; each batch pays a turnaround to
      * writes and one back to reads, spread over its lines. */
-    d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl + d->turn_share;
+    d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl * share + d->turn_share;
     d->last_accept = start;
     return timing_max(start + d->lat_wr, d->wr_free);
 }

@@ -11,8 +11,11 @@
  *    holds a WC buffer). The controller queues memory.write_queue lines;
  *    beyond that backlog on the bus, writes wait. Each batch of write_queue
  *    writes pays memory.turnaround twice (read->write->read).
- *  - A line of zeros may cost less on the write link than a data line
- *    (memory.zero_write_fraction; 1 = no difference).
+ *  - A line written by a zeroing operation (CLZERO, DC ZVA, a string store
+ *    of zeros that does not allocate) may cost less on the write link and
+ *    the bus than a data line (memory.zero_write_fraction; 1 = no
+ *    difference); it is acknowledged as late. Stores of zero data (MOVNTI, STNP, ordinary stores)
+ * are data lines: the memory path cannot tell them apart from others.
  *  - Times are core cycles; bandwidths bytes/cycle.
  */
 #ifndef CLEARSIM_DRAM_H
@@ -29,7 +32,8 @@ dram_t *dram_create(const machine_t *m);
 void dram_destroy(dram_t *d);
 /* A line read requested at t: returns when its data arrives. */
 double dram_read(dram_t *d, double t);
-/* A line write handed over at t: returns when it is acknowledged. */
+/* A line write handed over at t (zero_line: by a zeroing operation): returns
+ * when it is acknowledged. */
 double dram_write(dram_t *d, double t, bool zero_line);
 /* When the controller accepted the latest write (its write queue had room):
  * what a cache that evicted a dirty line waits for before it takes the next

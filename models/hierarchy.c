@@ -47,9 +47,9 @@ struct hier {
     pf_t *pf1, *pf2;
     dram_t *dram;
     uint32_t line_bytes;
-    bool pf1_stores, pf2_stores; /* lN.prefetch.stores: stores train that prefetcher */
-    double lat2, lat3, lat_mem;  /* cycles */
-    double cpl21, cpl32;         /* fill servers: cycles per line */
+    bool pf1_stores, pf2_stores;      /* lN.prefetch.stores: stores train that prefetcher */
+    double lat1, lat2, lat3, lat_mem; /* cycles */
+    double cpl21, cpl32;              /* fill servers: cycles per line */
     double free21, free32;
     uint64_t pfbuf[PF_MAX];
 };
@@ -109,6 +109,7 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
     h->pf2 = pf_create(&m->l2.prefetch, h->line_bytes);
     h->pf1_stores = m->l1.prefetch.stores;
     h->pf2_stores = m->l2.prefetch.stores;
+    h->lat1 = m->l1.latency_cycles;
     h->lat2 = m->l2.latency_cycles;
     h->lat3 = m->l3.present ? m->l3.latency_cycles : 0;
     h->lat_mem = m->mem_latency_ns * m->freq_ghz;
@@ -385,13 +386,14 @@ double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how,
     return store_line(h, addr, t, how, hit, false);
 }
 
-double hier_load(hier_t *h, uint64_t addr, double t, bool *hit)
+double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued)
 {
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
     cache_meta_t *p = cache_i_lookup(h->l1, a, true);
+    *issued = t;
     if (p) {
         count(h, ST_L1_HITS, h->line_bytes);
-        double r = timing_max(t, p->ready_cycles);
+        double r = timing_max(t + h->lat1, p->ready_cycles);
         *hit = true;
         l1_prefetch(h, a, t);
         return r;
@@ -399,6 +401,7 @@ double hier_load(hier_t *h, uint64_t addr, double t, bool *hit)
     *hit = false;
     count(h, ST_L1_MISSES, h->line_bytes);
     double t1 = mshr_acquire(h->mq1, t);
+    *issued = t1;
     double data = from_l2(h, a, t1, false, true);
     mshr_commit(h->mq1, data);
     count(h, ST_L1_FILLS_DEMAND, h->line_bytes);

@@ -40,8 +40,10 @@ double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
  * engine tracked at L2, string.l1_fill_buffers false): only the L2's miss
  * slots bound how many are in flight. */
 double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit);
-/* Bring the line into L1 for a load; returns when the data arrives. */
-double hier_load(hier_t *h, uint64_t addr, double t, bool *hit);
+/* Bring the line into L1 for a load; returns when the data arrives.
+ * *issued: when the load could go (t for a hit; for a miss, when an L1 miss
+ * slot took it). */
+double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued);
 /* Write `bytes` of the line past the caches to memory (WC flush, elided
  * string line, CLZERO): invalidates cached copies; returns when accepted. */
 double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, bool zero);

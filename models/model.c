@@ -73,6 +73,7 @@ struct model {
     stats_t st;
     hier_t *h;
     mshr_t *wc;
+    mshr_t *lzq; /* line zeroing's buffers (line_zero.buffers), or wc */
     tlb_t tlb;
     uint32_t line_bytes;
     double cyc_per_ns;
@@ -81,6 +82,8 @@ struct model {
     double t_issue;       /* store issue */
     double t_commit_last; /* last line committed to L1 */
     double t_wc_last;     /* last WC line accepted */
+    double t_dep;         /* when the data of the last dependent load arrives */
+    double t_load_done;   /* when the data of every streaming load so far has arrived */
     double ring[RING_LINES];
     uint64_t seq; /* lines committed so far */
 
@@ -144,7 +147,8 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
         goto fail;
     ws_init(&md->ws, m, md->h, &md->st);
     md->wc = mshr_create(m->wc_buffers ? m->wc_buffers : 1);
-    if (!md->wc) {
+    md->lzq = m->lz_buffers ? mshr_create(m->lz_buffers) : md->wc;
+    if (!md->wc || !md->lzq) {
         errbuf_set(err, errlen, "out of memory");
         goto fail;
     }
@@ -170,6 +174,8 @@ void model_destroy(model_t *md)
     if (!md)
         return;
     hier_destroy(md->h);
+    if (md->lzq != md->wc)
+        mshr_destroy(md->lzq);
     mshr_destroy(md->wc);
     tlb_release(&md->tlb);
     free(md);
@@ -195,10 +201,14 @@ static inline uint64_t dbits(double x)
 
 /* Front end issues n instructions; returns when the last one issues. The
  * quotient of the last n is kept (keyed by n's bits: the same value), as
- * every line of a run issues the same count. */
+ * every line of a run issues the same count. The front end cannot bank the
+ * time a stall gave it: it starts no earlier than the last issue (behind a
+ * stalled store the window is full), so a line takes the longer of its
+ * front-end and its issue time, not their sum and not less. */
 static inline double front(model_t *md, double n)
 {
     if (md->m->insns_per_cycle > 0) {
+        md->t_front = timing_max(md->t_front, md->t_issue);
         uint64_t bits = dbits(n);
         if (!md->front_memo_valid || bits != md->front_memo_bits) {
             md->front_memo_valid = true;
@@ -227,13 +237,14 @@ static inline void commit(model_t *md, double t)
     md->t_commit_last = t;
 }
 
-/* A line leaves through a write-combining buffer at t; returns when the
- * buffer was obtained (the issuing side waits for that). */
-static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t)
+/* A line leaves through a buffer of pool q (the write-combining buffers, or
+ * line zeroing's own) at t; returns when the buffer was obtained (the
+ * issuing side waits for that). */
+static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero, double t)
 {
-    double t_buf = mshr_acquire(md->wc, t);
+    double t_buf = mshr_acquire(q, t);
     double done = hier_write_around(md->h, line, t_buf, bytes, zero);
-    mshr_commit(md->wc, done);
+    mshr_commit(q, done);
     md->t_wc_last = timing_max(md->t_wc_last, done);
     bump(md, ST_WC_LINES, 1, bytes);
     if (bytes < md->line_bytes)
@@ -242,8 +253,13 @@ static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, dou
     return t_buf;
 }
 
+static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t)
+{
+    return pool_line(md, md->wc, line, bytes, zero, t);
+}
+
 /* Commit cost of a line: the L1 write port takes store_width bytes per
- * store slot. */
+ * store slot, and at most core.store_bandwidth bytes per cycle. */
 static inline double port_cycles(const model_t *md, uint32_t bytes, double stores)
 {
     const machine_t *m = md->m;
@@ -251,7 +267,10 @@ static inline double port_cycles(const model_t *md, uint32_t bytes, double store
     double slots = model_ceil(bytes / w);
     if (stores > slots)
         slots = stores;
-    return m->stores_per_cycle > 0 ? slots / m->stores_per_cycle : slots;
+    double c = m->stores_per_cycle > 0 ? slots / m->stores_per_cycle : slots;
+    if (m->store_bpc > 0 && bytes / m->store_bpc > c)
+        c = bytes / m->store_bpc;
+    return c;
 }
 
 /* ---- line processing ---------------------------------------------------- */
@@ -293,7 +312,7 @@ static void store_line(model_t *md, const pending_line_t *pl)
     double ready;
     int lvl = ws_level(&md->ws, pl->line, full, false);
     if (lvl)
-        ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, pl->fill == 0);
+        ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, false);
     else {
         bool hit;
         ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
@@ -307,18 +326,27 @@ static void nt_line(model_t *md, const pending_line_t *pl)
     double issue = md->t_issue + pl->stores * m->nt_store_cycles;
     double t = timing_max(issue, front(md, pl->stores + pl->insns));
     t += tlb_access(&md->tlb, pl->line, true);
-    md->t_issue = wc_line(md, pl->line, pl->bytes, pl->fill == 0, t);
+    /* stores of data, even of zeros: not a zeroing operation (memory.zero_write_fraction) */
+    md->t_issue = wc_line(md, pl->line, pl->bytes, false, t);
     md->t_issue = timing_max(md->t_issue, t);
 }
 
+/* A line of streaming loads: they issue behind the front end, their bytes
+ * at core.load_bandwidth; a miss waits for an L1 miss slot (fill buffer), and the loads
+ * behind it wait with it (what bounds a stream to l1.mshrs lines in
+ * flight); its data arrives when the hierarchy delivers it. */
 static void load_line(model_t *md, const pending_line_t *pl)
 {
-    double t = timing_max(md->t_issue, front(md, pl->stores + pl->insns));
+    const machine_t *m = md->m;
+    double issue = md->t_issue + (m->load_bpc > 0 ? pl->bytes / m->load_bpc : 0);
+    double t = timing_max(issue, front(md, pl->stores + pl->insns));
     t += tlb_access(&md->tlb, pl->line, false);
     bump(md, ST_L1_ACCESSES, (uint64_t)model_ceil(pl->stores), pl->bytes);
     bool hit;
-    hier_load(md->h, pl->line, t, &hit);
-    md->t_issue = t;
+    double issued;
+    double data = hier_load(md->h, pl->line, t, &hit, &issued);
+    md->t_issue = timing_max(t, issued);
+    md->t_load_done = timing_max(md->t_load_done, data);
 }
 
 static void flush_line(model_t *md)
@@ -344,7 +372,8 @@ static void flush_line(model_t *md)
 
 static inline double now_cycles(const model_t *md)
 {
-    return timing_max(md->t_issue, timing_max(md->t_front, md->t_commit_last));
+    return timing_max(timing_max(timing_max(md->t_issue, md->t_dep), md->t_load_done),
+                      timing_max(md->t_front, md->t_commit_last));
 }
 
 void model_set_fast_forward(model_t *md, bool on)
@@ -368,9 +397,13 @@ void model_shift_time(model_t *md, double dt)
     md->t_issue += dt;
     md->t_commit_last += dt;
     md->t_wc_last += dt;
+    md->t_dep += dt;
+    md->t_load_done += dt;
     for (uint32_t i = 0; i < RING_LINES; i++)
         md->ring[i] += dt;
     mshr_shift_time(md->wc, dt);
+    if (md->lzq != md->wc)
+        mshr_shift_time(md->lzq, dt);
     hier_shift_time(md->h, dt);
     md->ff.tsnap += dt;
 }
@@ -402,6 +435,24 @@ static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
     ws_ff_skip(&md->ws, lines);
     model_ff_resume(&md->ff, &md->st, now_cycles(md));
     return lines * md->line_bytes;
+}
+
+/* A load whose address is the data of the dependent load before it (a
+ * chase): it issues only when that data has arrived, and its own data
+ * arrives when the hierarchy delivers the line. */
+static void dep_load(model_t *md, const trace_op_t *op)
+{
+    flush_line(md);
+    double insns = (double)op->insns + md->loose_insns;
+    md->loose_insns = 0;
+    double t = timing_max(timing_max(md->t_issue, md->t_dep), front(md, op->count + insns));
+    uint64_t line = op->addr & ~(uint64_t)(md->line_bytes - 1);
+    t += tlb_access(&md->tlb, line, false);
+    bump(md, ST_L1_ACCESSES, op->count, op->bytes);
+    bool hit;
+    double issued;
+    md->t_dep = hier_load(md->h, line, t, &hit, &issued);
+    md->t_issue = t;
 }
 
 /* Split a store/load run into line pieces and assemble them. A full line
@@ -532,7 +583,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
         t = timing_max(t, front(md, per_line + insns_line));
         t += tlb_access(&md->tlb, a, true);
         if (m->lz_policy == MACHINE_LZ_MEMORY) {
-            t = timing_max(t, wc_line(md, a, (uint32_t)lb, true, t));
+            t = timing_max(t, pool_line(md, md->lzq, a, (uint32_t)lb, true, t));
         } else {
             t = timing_max(t, window(md, la));
             int lvl = ws_level(&md->ws, a, true, true);
@@ -563,6 +614,7 @@ static void fence_op(model_t *md)
 {
     double now = timing_max(md->t_issue, md->t_front);
     double done = timing_max(now, timing_max(mshr_drain_time(md->wc), md->t_commit_last));
+    done = timing_max(done, mshr_drain_time(md->lzq));
     bump(md, ST_FENCES, 1, 0);
     bump(md, ST_FENCE_STALL_CYCLES, (uint64_t)llround(done - now), 0);
     md->t_issue = md->t_front = done;
@@ -594,7 +646,10 @@ int model_op(void *ctx, const trace_op_t *op)
     case TRACE_LOAD:
         bump(md, ST_LOADS, op->count, op->bytes);
         bump(md, ST_INSTRUCTIONS, (uint64_t)op->count + op->insns, 0);
-        run_op(md, op, LK_LOAD);
+        if (op->flags & TRACE_F_DEP)
+            dep_load(md, op);
+        else
+            run_op(md, op, LK_LOAD);
         return 0;
     case TRACE_INSNS:
         bump(md, ST_INSTRUCTIONS, op->count, 0);
@@ -668,9 +723,9 @@ void model_drain(model_t *md)
         front(md, md->loose_insns);
         md->loose_insns = 0;
     }
-    double t = timing_max(md->t_issue, md->t_front);
-    t = timing_max(t, md->t_commit_last);
-    t = timing_max(t, mshr_drain_time(md->wc));
+    double t = timing_max(timing_max(md->t_issue, md->t_dep), md->t_front);
+    t = timing_max(t, timing_max(md->t_commit_last, md->t_load_done));
+    t = timing_max(t, timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq)));
     t = hier_drain(md->h, t);
     md->t_issue = md->t_front = t;
 }
@@ -678,6 +733,6 @@ void model_drain(model_t *md)
 void model_stats(model_t *md, stats_t *out)
 {
     *out = md->st;
-    double now = timing_max(md->t_issue, timing_max(md->t_front, md->t_commit_last));
+    double now = now_cycles(md);
     out->count[ST_CYCLES] = (uint64_t)llround(now);
 }

@@ -172,12 +172,12 @@ static void expect_fail(const char *fit, const char *cases, const char *want, bo
 static void test_bad_stages(void **state)
 {
     (void)state;
-    expect_fail("  l2.bandwidth: [4, 64, 0]\n", CASES, "stage must be an integer 1..9", false);
-    expect_fail("  l2.bandwidth: [4, 64, 1.5]\n", CASES, "stage must be an integer 1..9", false);
+    expect_fail("  l2.bandwidth: [4, 64, 0]\n", CASES, "stage must be an integer 1..12", false);
+    expect_fail("  l2.bandwidth: [4, 64, 1.5]\n", CASES, "stage must be an integer 1..12", false);
     expect_fail("  l2.bandwidth: [4, 64, 1, 2]\n", CASES, "[min, max, stage]", false);
     expect_fail("  l2.bandwidth: [4, 64]\n",
-                "cases:\n  - {id: a, stage: 10, value: 1, args: -s 64KiB}\n",
-                "must be an integer 1..9", false);
+                "cases:\n  - {id: a, stage: 13, value: 1, args: -s 64KiB}\n",
+                "must be an integer 1..12", false);
     /* stage 2 has a fitting case but no key */
     expect_fail("  l2.bandwidth: [4, 64, 1]\n", CASES, "stage 2 has 1 fitting cases but no keys",
                 true);

@@ -504,6 +504,35 @@ static const inline_case_t inline_cases[] = {
      "4KiB page is not plausible"},
     {"tlb2: {walk: 1us}\n", "inline.yaml:14:1: tlb2: (mapping): unknown key 'tlb2' (did you mean "
                             "'tlb'?)"},
+    /* microbenchmark figures; Little's law: 10 GiB/s at 120 ns needs 20 lines in flight, which
+     * the 32 L2 miss slots carry; 40 GiB/s needs 80.5 (81), which they cannot (15.9 GiB/s at most)
+     */
+    {"microbench: {figures: [\n"
+     "  {id: lat, workload: latency, size: 64MiB, ns_per_load: 120, source: measured},\n"
+     "  {id: bw, workload: load, size: 64MiB, gbps: 10, source: measured}]}\n",
+     NULL},
+    {"microbench: {figures: [\n"
+     "  {id: lat, workload: latency, size: 64MiB, ns_per_load: 120, source: measured},\n"
+     "  {id: bw, workload: load, size: 64MiB, gbps: 40, source: measured}]}\n",
+     "inline.yaml:8:64: l2.mshrs: 32: 32 L2 miss slots carry at most 15.9 GiB/s at the 120.0 ns "
+     "of figure 'lat' (Little's law: lines in flight = bandwidth x latency / 64 B), but figure "
+     "'bw' gives 40.0 GiB/s, which needs 81 lines in flight"},
+    /* a figure below 4 x the last cache is not a DRAM figure: no check */
+    {"microbench: {figures: [\n"
+     "  {id: lat, workload: latency, size: 2MiB, ns_per_load: 120, source: measured},\n"
+     "  {id: bw, workload: load, size: 2MiB, gbps: 40, source: measured}]}\n",
+     NULL},
+    {"microbench: {figures: [{id: a, workload: load, size: 64KiB, gbps: 10}]}\n",
+     "inline.yaml:14:24: microbench.figures[0].source: (missing): required key not given"},
+    {"microbench: {figures: [{id: a, workload: load, size: 64KiB, gbps: 1, ns_per_load: 2,\n"
+     "  source: x}]}\n",
+     "microbench.figures[0].gbps: (both): give exactly one of gbps and ns_per_load"},
+    {"microbench: {figures: [{id: a, workload: load, size: 64KiB, gbps: 1, source: x, sizes: "
+     "1}]}\n",
+     "microbench.figures[0].sizes: 1: unknown key 'sizes' (did you mean 'size'?)"},
+    {"microbench: {figures: [{id: a, workload: load, size: 64KiB, gbps: 1, source: x},\n"
+     "  {id: a, workload: load, size: 1MiB, gbps: 1, source: x}]}\n",
+     "microbench.figures[1].id: a: duplicate id (first at line 14)"},
 };
 
 static void test_inline(void **state)

@@ -95,7 +95,7 @@ static void test_bad_values(void **state)
         {"-s", "", "--size"},
         {"--chunk", "12QB", "--chunk"},
         {"--page", "3MB", "--page"},
-        {"--workload", "copy", "--workload"},
+        {"--workload", "triad", "--workload"},
         {"--caller", "bulk", "--caller"},
         {"--preempt", "rt", "--preempt"},
         {"--fault", "lazy", "--fault"},

@@ -112,7 +112,8 @@ static void test_select(void **state)
     size_t n = 0, n_all = 0;
     bool usage = true;
     char cerr[512] = "";
-    assert_int_equal(cfg_machine_list(all, PREDMD_MACHINES_MAX, &n_all, cerr, sizeof cerr), 0);
+    assert_int_equal(cfg_machine_list_bundled(all, PREDMD_MACHINES_MAX, &n_all, cerr, sizeof cerr),
+                     0);
 
     assert_int_equal(predmd_select("all", names, PREDMD_MACHINES_MAX, &n, &usage, err, sizeof err),
                      0);

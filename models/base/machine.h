@@ -21,6 +21,7 @@
 #define MACHINE_TEXT_MAX      256
 #define MACHINE_STARTUP_MAX   16
 #define MACHINE_PMU_MAX       24
+#define MACHINE_MB_MAX        64
 #define MACHINE_PMU_TERMS_MAX 6
 
 typedef enum machine_isa { MACHINE_ISA_X86_64 = 0, MACHINE_ISA_ARM64 = 1 } machine_isa_t;
@@ -89,6 +90,32 @@ typedef struct machine_cache {
     uint32_t sets;               /* derived: size / (ways * line) */
 } machine_cache_t;
 
+/* One microbenchmark figure of the machine (microbench.figures): what a
+ * public or native microbenchmark measured on it, which `clearsim check`
+ * reproduces with the model. The workload and the run options are the ones
+ * of `clearsim run` (sim/engine/point.h); 0 / "" means the option's default. */
+typedef enum machine_mb_metric {
+    MACHINE_MB_GBPS = 0,    /* bytes per second / 2^30 (GB/sec as perf prints) */
+    MACHINE_MB_NS_PER_LOAD, /* ns per dependent load (the latency workload) */
+} machine_mb_metric_t;
+
+typedef struct machine_mb {
+    char id[48];          /* unique within the file */
+    char workload[16];    /* load | latency | store | copy | ntstore | ... */
+    char function[32];    /* -f, "" for the workload's default kernel */
+    uint64_t size_bytes;  /* -s */
+    uint64_t chunk_bytes; /* -k, 0 for the default */
+    uint64_t page_bytes;  /* -p, 0 for the default */
+    uint32_t fill;        /* --fill */
+    uint32_t loops;       /* -l, 0 for a loop count of the check's choosing */
+    char fault[12];       /* --fault (the fault workload), "" for the default */
+    double tolerance;     /* this figure's own check tolerance, 0: microbench.tolerance */
+    machine_mb_metric_t metric;
+    double value;     /* in the metric's unit */
+    char source[256]; /* where the figure comes from: a tag and the SKU, or "measured: ..." */
+    uint32_t line;    /* 1-based line of the figure in the file (messages) */
+} machine_mb_t;
+
 /* One point of the string-op startup table (string.startup: [{len, cost}]). */
 typedef struct machine_point {
     uint64_t len_bytes;
@@ -139,6 +166,10 @@ typedef struct machine {
     /* core (core.*) */
     double freq_ghz;               /* core.freq: the clock the core runs at while clearing */
     double stores_per_cycle;       /* core.stores_per_cycle: temporal store issue rate */
+    double load_bpc;               /* core.load_bandwidth: bytes/cycle of loads from L1 (0: the
+                                    * front end's rate) */
+    double store_bpc;              /* core.store_bandwidth: bytes/cycle the L1 write port
+                                    * commits (0: only the store slots bound it) */
     uint32_t store_width_bytes;    /* core.store_width: widest store the L1 accepts per op */
     uint32_t store_buffer_entries; /* core.store_buffer: entries (one per store instruction) */
     double nt_store_cycles;        /* core.nt_store_cycles: issue cost of one NT store instr */
@@ -174,6 +205,8 @@ typedef struct machine {
     machine_nt_partial_t nt_partial;      /* wc.partial: masked | rmw */
     machine_line_zero_policy_t lz_policy; /* line_zero.policy: allocate | memory */
     uint32_t zva_block_bytes;             /* line_zero.block: CLZERO line / DC ZVA block size */
+    uint32_t lz_buffers;                  /* line_zero.buffers: lines in flight to memory (0:
+                                           * the WC buffers) */
 
     /* arm64 write streaming (write_streaming.*) */
     bool ws_enabled;         /* write_streaming.enabled */
@@ -220,6 +253,12 @@ typedef struct machine {
     uint64_t memset_nt_bytes;    /* libc.memset.nt_threshold (0 = never) */
     uint64_t memset_zva_bytes;   /* libc.memset.zva_threshold (arm64, zero fill; 0 = never) */
     bool memset_mops;            /* libc.memset.mops: use SET* when FEAT_MOPS */
+
+    /* microbenchmark figures (microbench.*) */
+    double mb_clock_ghz; /* microbench.clock: the core clock the figures hold at (0: core.freq) */
+    double mb_tolerance; /* microbench.tolerance: relative error `clearsim check` allows */
+    uint32_t n_mb;
+    machine_mb_t mb[MACHINE_MB_MAX];
 
     /* perf event mapping (pmu:) */
     uint32_t n_pmu;

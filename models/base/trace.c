@@ -65,7 +65,7 @@ void trace_flush(trace_t *t)
 
 static bool mergeable(const trace_op_t *p, const trace_op_t *op)
 {
-    if (p->kind != op->kind || p->flags != op->flags)
+    if (p->kind != op->kind || p->flags != op->flags || (op->flags & TRACE_F_DEP))
         return false;
     if (op->kind == TRACE_INSNS)
         return true;

@@ -44,6 +44,9 @@ typedef enum trace_kind {
 enum {
     TRACE_F_NT = 1u << 0,       /* non-temporal string op (MOPS SETPN/SETMN/SETEN) */
     TRACE_F_POPULATE = 1u << 1, /* fault taken while populating, not on access */
+    TRACE_F_DEP = 1u << 2,      /* a load whose address is the data of the load before it: it
+                                 * issues only once that load's data has arrived (a chase);
+                                 * never coalesced */
 };
 
 typedef struct trace_op {

@@ -9,6 +9,9 @@
  *  - --base NAME|PATH copies the timing parameters from that machine file
  *    instead of the nearest bundled one.
  *  - The text is checked to load before anything is written.
+ *  - --measure runs the microbenchmark suite and fits the timings to it
+ *    (sim/study/measure.h); without --output the file goes to standard
+ *    output once it is complete.
  */
 #include "sim/cli/options.h"
 #include "sim/cli/cmd_common.h"
@@ -18,10 +21,12 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
 #include "sim/host/detect.h"
+#include "sim/study/measure.h"
 #include "sim/host/host.h"
 #include "sim/machine/optval.h"
 #include "sim/output/outfile.h"
@@ -33,25 +38,42 @@
 
 void cmd_detect_usage(FILE *out)
 {
-    fputs("usage: clearsim detect [--name NAME] [--base MACHINE] [-o FILE]\n"
+    fputs("usage: clearsim detect [--measure] [--name NAME] [--base MACHINE] [-o FILE]\n"
           "\n"
           "Print a machine file (YAML) for this host. Identity, CPU features and cache\n"
           "geometry are detected (CPUID or MIDR, /proc/cpuinfo, sysfs) and marked\n"
           "'# detected: <source>'; every timing parameter is copied from the nearest bundled\n"
           "machine (same ISA, then vendor, family, model) and marked '# not measured'.\n"
-          "Example: clearsim detect > configs/myhost.yaml\n"
+          "With --measure, the timings come from this host instead: a suite of\n"
+          "microbenchmarks runs natively (latency per level, load, store, copy, non-temporal\n"
+          "and line-zero stores, fences, calls, string startup, faults; about 2 minutes),\n"
+          "every timing is measured or fitted to it, and the figures are kept in the file's\n"
+          "microbench: section ('clearsim check FILE' reproduces them).\n"
+          "Example: clearsim detect --measure -o ~/.config/clearsim/machines/myhost.yaml\n"
           "\n"
+          "      --measure           measure the timings on this host (docs/MICROBENCH.md)\n"
           "      --name NAME         the machine's name (default: the base name of --output,\n"
           "                          else myhost); it must equal the file's base name\n"
-          "      --base MACHINE      copy the timings from this machine (a bundled name or a\n"
-          "                          file) instead of the nearest one\n"
-          "  -o, --output FILE       write to FILE instead of standard output\n"
+          "      --base MACHINE      copy the timings (with --measure: what no figure\n"
+          "                          observes) from this machine (a bundled name or a file)\n"
+          "                          instead of the nearest one\n"
+          "      --figures FILE      --measure: fit to the figures of FILE's microbench:\n"
+          "                          section (matched by id) instead of running them\n"
+          "      --repeat N          --measure: timed runs per figure (default 5)\n"
+          "      --cpu N             --measure: the CPU to pin the runs to\n"
+          "      --threads N         --measure: model runs at once while fitting (default:\n"
+          "                          online CPUs)\n"
+          "  -o, --output FILE       write to FILE (atomically) instead of standard output\n"
+          "  -q, --quiet             --measure: no progress on stderr\n"
           "  -h, --help              show this help\n",
           out);
 }
 
 typedef struct detect_args {
-    const char *name, *base, *output;
+    const char *name, *base, *output, *figures;
+    bool measure, quiet;
+    uint64_t repeat, threads;
+    long cpu;
 } detect_args_t;
 
 static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, char *err,
@@ -65,15 +87,72 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
         return optval_text(opt, arg, "a machine name or file", &a->base, err, errlen);
     case CLI_O_OUTPUT:
         return optval_text(opt, arg, "a file name", &a->output, err, errlen);
+    case CLI_O_MEASURE:
+        a->measure = true;
+        return 0;
+    case CLI_O_FIGURES:
+        return optval_text(opt, arg, "a machine file", &a->figures, err, errlen);
+    case CLI_O_QUIET:
+        a->quiet = true;
+        return 0;
+    case CLI_O_REPEAT:
+        return optval_uint(opt, arg, 3, 100, &a->repeat, err, errlen);
+    case CLI_O_THREADS:
+        return optval_uint(opt, arg, 1, 16, &a->threads, err, errlen);
+    case CLI_O_CPU: {
+        uint64_t v;
+        if (optval_uint(opt, arg, 0, 4095, &v, err, errlen))
+            return -1;
+        a->cpu = (long)v;
+        return 0;
+    }
     default:
         return errbuf_set(err, errlen, "internal: unhandled option %s", opt);
     }
 }
 
+/* The command line as one string, for the measured file's header. */
+static void command_line(int argc, char **argv, char *buf, size_t len)
+{
+    snprintf(buf, len, "clearsim detect");
+    for (int i = 1; i < argc; i++) {
+        size_t o = strlen(buf);
+        snprintf(buf + o, len - o, " %s", argv[i]);
+    }
+}
+
+/* detect --measure: the suite, the fit, the file. */
+static char *measure_text(const host_info_t *h, const detect_args_t *a, const char *name,
+                          const char *base_path, const char *why, int argc, char **argv, char *err,
+                          size_t errlen)
+{
+    measure_opts_t o;
+    measure_opts_init(&o);
+    if (a->repeat)
+        o.repeat = (uint32_t)a->repeat;
+    o.cpu = (int32_t)a->cpu;
+    o.progress = !a->quiet;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    o.threads = a->threads ? (unsigned)a->threads : cpus > 0 ? (unsigned)cpus : 1;
+    measure_t *ms = measure_create(h, base_path, why, &o, err, errlen);
+    if (!ms)
+        return NULL;
+    char cmd[1024];
+    command_line(argc, argv, cmd, sizeof cmd);
+    char *text = NULL;
+    if ((!a->figures || measure_use_figures(ms, a->figures, err, errlen) == 0) &&
+        measure_native(ms, err, errlen) == 0 && measure_fit(ms, err, errlen) == 0)
+        text = measure_machine_yaml(ms, name, cmd, err, errlen);
+    measure_destroy(ms);
+    return text;
+}
+
 int cmd_detect_main(int argc, char **argv)
 {
-    static const cli_opt_t opts[] = {CLI_O_NAME, CLI_O_BASE, CLI_O_OUTPUT, CLI_O_END};
-    detect_args_t a = {0};
+    static const cli_opt_t opts[] = {CLI_O_MEASURE, CLI_O_NAME,    CLI_O_BASE,    CLI_O_REPEAT,
+                                     CLI_O_CPU,     CLI_O_THREADS, CLI_O_FIGURES, CLI_O_OUTPUT,
+                                     CLI_O_QUIET,   CLI_O_END};
+    detect_args_t a = {.cpu = -1};
     char why_args[512];
     cli_spec_t spec = {opts, NULL, NULL, on_option, &a};
     switch (cli_parse(argc, argv, &spec, why_args, sizeof why_args)) {
@@ -128,7 +207,13 @@ int cmd_detect_main(int argc, char **argv)
         errorf("%s", err);
         goto out;
     }
-    text = detect_machine_yaml(h, name, path, why, err, sizeof err);
+    if (!a.measure && (a.repeat || a.threads || a.cpu >= 0 || a.figures)) {
+        errorf("--repeat, --cpu, --threads and --figures go with --measure");
+        rc = CMD_EXIT_USAGE;
+        goto out;
+    }
+    text = a.measure ? measure_text(h, &a, name, path, why, argc, argv, err, sizeof err)
+                     : detect_machine_yaml(h, name, path, why, err, sizeof err);
     if (!text) {
         errorf("%s", err);
         goto out;

@@ -27,6 +27,7 @@ CMD_DECLARE(plot)
 CMD_DECLARE(calibrate)
 CMD_DECLARE(crosscheck)
 CMD_DECLARE(report)
+CMD_DECLARE(check)
 
 #undef CMD_DECLARE
 

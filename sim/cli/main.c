@@ -47,6 +47,7 @@ static const command_t commands[] = {
     CMD(calibrate, "fit a machine file's timing parameters to measured cases"),
     CMD(crosscheck, "measure the default sweep natively and compare it with the model"),
     CMD(report, "generate docs/PREDICTIONS.md (predictions for every machine)"),
+    CMD(check, "compare a machine file's microbenchmark figures with the model"),
     {NULL, NULL, NULL, NULL},
 };
 

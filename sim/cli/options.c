@@ -63,6 +63,9 @@ static const struct {
     {CLI_O_INPUT, "input", 'i', true},
     {CLI_O_KIND, "kind", 0, true},
     {CLI_O_TITLE, "title", 0, true},
+    {CLI_O_MEASURE, "measure", 0, false},
+    {CLI_O_TOLERANCE, "tolerance", 0, true},
+    {CLI_O_FIGURES, "figures", 0, true},
 };
 #define N_TABLE (sizeof cli_table / sizeof cli_table[0])
 

@@ -66,6 +66,9 @@ typedef enum cli_opt {
     CLI_O_INPUT,
     CLI_O_KIND,
     CLI_O_TITLE,
+    CLI_O_MEASURE,
+    CLI_O_TOLERANCE,
+    CLI_O_FIGURES,
     CLI_O_COUNT
 } cli_opt_t;
 

@@ -52,7 +52,7 @@ static int set_page(const char *arg, uint64_t *out, char *err, size_t errlen)
 static int set_function(const char *arg, char *dst, size_t len, char *err, size_t errlen)
 {
     char a[80];
-    if (strlen(arg) >= len || kern_find(arg) == NULL)
+    if (strlen(arg) >= len || (kern_find(arg) == NULL && kern_bench_find(arg) == NULL))
         return errbuf_set(err, errlen,
                           "--function '%s': unknown function; see 'clearsim functions'",
                           optval_shown(arg, a, sizeof a));
@@ -116,6 +116,7 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
         if (set_page(arg, &v, err, errlen))
             return -1;
         s->page_bytes = v;
+        p->page_given = true;
     } else if (strcmp(key, "fault") == 0) {
         if (optval_choice("--fault", arg, wl_fault_names, &i, err, errlen))
             return -1;
@@ -218,6 +219,45 @@ int point_parse_args(run_point_t *p, const char *args, char *err, size_t errlen)
 
 const char *point_default_function(const machine_t *m)
 {
+    return point_kind_function(WL_MEMSET, m);
+}
+
+/* The kernel a microbenchmark kind uses when -f is not given: the widest of
+ * its class the machine has (kern_widest, kern_bench_widest). */
+const char *point_kind_function(wl_kind_t kind, const machine_t *m)
+{
+    const kern_info_t *k = NULL;
+    const kern_bench_t *b = NULL;
+    switch (kind) {
+    case WL_LOAD:
+        b = kern_bench_widest(KERN_BENCH_LOAD, m->isa, m->features);
+        break;
+    case WL_COPY:
+        b = kern_bench_widest(KERN_BENCH_COPY, m->isa, m->features);
+        break;
+    case WL_LATENCY:
+        return "chase";
+    case WL_STORE:
+        k = kern_widest(KERN_CLASS_STORE, false, m->isa, m->features);
+        break;
+    case WL_NTSTORE:
+        k = kern_widest(KERN_CLASS_NT, false, m->isa, m->features);
+        break;
+    case WL_LINEZERO:
+        k = kern_widest(KERN_CLASS_LINEZERO, false, m->isa, m->features);
+        break;
+    case WL_FENCE:
+        k = kern_widest(KERN_CLASS_NT, true, m->isa, m->features);
+        break;
+    default:
+        break;
+    }
+    if (b)
+        return b->name;
+    if (k)
+        return k->name;
+    if (kind != WL_MEMSET && kind != WL_MMAP && kind != WL_STARTUP && kind != WL_FAULT)
+        return ""; /* the machine has none: wl_validate says so */
     if (m->isa == MACHINE_ISA_ARM64)
         return "memset";
     if (m->features & MACHINE_FEAT_ERMS)
@@ -229,13 +269,32 @@ const char *point_default_function(const machine_t *m)
 
 wl_caller_t point_default_caller(wl_kind_t kind)
 {
-    return kind == WL_MMAP ? WL_CALLER_PAGE : WL_CALLER_CHUNKED;
+    switch (kind) {
+    case WL_STORE:
+    case WL_NTSTORE:
+    case WL_LINEZERO:
+    case WL_LOAD:
+    case WL_COPY:
+    case WL_LATENCY:
+        return WL_CALLER_REPEAT;
+    default:
+        return wl_base_kind(kind) == WL_MMAP ? WL_CALLER_PAGE : WL_CALLER_CHUNKED;
+    }
 }
 
 void point_apply_defaults(run_point_t *p, const machine_t *m)
 {
+    wl_spec_t *s = &p->spec;
     if (!p->function_given)
-        snprintf(p->spec.function, sizeof p->spec.function, "%s", point_default_function(m));
+        snprintf(s->function, sizeof s->function, "%s", point_kind_function(s->kind, m));
     if (!p->caller_given)
-        p->spec.caller = point_default_caller(p->spec.kind);
+        s->caller = point_default_caller(s->kind);
+    if (!p->page_given && s->kind == WL_LATENCY)
+        s->page_bytes = POINT_LATENCY_PAGE_BYTES;
+    if (!p->chunk_given && s->kind == WL_FENCE)
+        s->chunk_bytes =
+            POINT_FENCE_CHUNK_BYTES < s->size_bytes ? POINT_FENCE_CHUNK_BYTES : s->size_bytes;
+    if (!p->chunk_given && s->kind == WL_STARTUP)
+        s->chunk_bytes =
+            POINT_STARTUP_CHUNK_BYTES < s->size_bytes ? POINT_STARTUP_CHUNK_BYTES : s->size_bytes;
 }

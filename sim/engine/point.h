@@ -35,6 +35,7 @@ typedef struct run_point {
     bool function_given;                 /* -f given (else chosen from the machine) */
     bool caller_given;                   /* --caller given (else chosen from the workload) */
     bool chunk_given;                    /* -k given */
+    bool page_given;                     /* -p given */
 } run_point_t;
 
 /* One option of a run point. */
@@ -68,8 +69,20 @@ int point_parse_args(run_point_t *p, const char *args, char *err, size_t errlen)
  * order in which Linux picks clear_page); on arm64 memset (what arm64
  * clear_page(s) becomes). */
 const char *point_default_function(const machine_t *m);
+/* What the microbenchmarks take when the options do not say: the latency
+ * workload's pages (huge, so that the TLB does not measure itself), the fence
+ * workload's chunk (the lines one fence drains) and the startup workload's. */
+#define POINT_LATENCY_PAGE_BYTES  (2ull << 20)
+#define POINT_FENCE_CHUNK_BYTES   (4ull << 10)
+#define POINT_STARTUP_CHUNK_BYTES 256ull
+
+/* The function a workload kind uses when -f is not given: memset and mmap
+ * as point_default_function; each microbenchmark the widest kernel of its
+ * class the machine has ("" when it has none). */
+const char *point_kind_function(wl_kind_t kind, const machine_t *m);
 /* The caller used when --caller is not given: memset -> chunked, mmap ->
- * page (page-at-a-time, as Linux before clear_pages). */
+ * page (page-at-a-time, as Linux before clear_pages); store, ntstore and
+ * linezero repeat, fence and startup are chunked, fault pages. */
 wl_caller_t point_default_caller(wl_kind_t kind);
 /* Fill in the machine-dependent defaults of p (function, caller). */
 void point_apply_defaults(run_point_t *p, const machine_t *m);

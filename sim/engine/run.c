@@ -50,6 +50,7 @@ typedef struct run_ctx {
     model_t *md;
     stats_t roi_start;
     bool roi_started;
+    bool drain_at_roi; /* the measured region starts on a drained machine */
     progress_t *progress;
     uint64_t periods; /* periods done or skipped */
     uint64_t total_periods;
@@ -222,6 +223,10 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
     run_ctx_t *c = vctx;
     switch (mark) {
     case WL_MARK_ROI_BEGIN:
+        /* the timer is read once the warm-up has completed: its loads and
+         * stores are not the measured region's (see model_drain) */
+        if (c->drain_at_roi)
+            model_drain(c->md);
         model_stats(c->md, &c->roi_start);
         c->blk_snap = c->roi_start;
         memset(&c->frame, 0, sizeof(c->frame));
@@ -257,7 +262,9 @@ static uint64_t calls_per_folio(const wl_spec_t *s)
 
 static uint64_t expected_periods(const wl_spec_t *s)
 {
-    if (s->kind == WL_MMAP)
+    if (wl_uses_bench_kernel(s->kind))
+        return s->loops;
+    if (wl_base_kind(s->kind) == WL_MMAP)
         return s->page_bytes ? s->size_bytes / s->page_bytes * calls_per_folio(s) * s->loops : 0;
     uint64_t chunk = s->chunk_bytes ? s->chunk_bytes : s->size_bytes;
     if (s->caller == WL_CALLER_REPEAT || chunk == 0)
@@ -269,7 +276,9 @@ static void ff_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool 
 {
     uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
     uint64_t period_bytes;
-    if (s->kind == WL_MMAP)
+    if (wl_uses_bench_kernel(s->kind))
+        period_bytes = s->size_bytes;
+    else if (wl_base_kind(s->kind) == WL_MMAP)
         period_bytes = s->page_bytes / calls_per_folio(s);
     else if (s->caller == WL_CALLER_REPEAT || !s->chunk_bytes)
         period_bytes = s->size_bytes;
@@ -335,13 +344,13 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     model_t *md = model_create(m, opts->seed, err, errlen);
     if (!md)
         return -1;
-    if (spec->kind == WL_MMAP)
+    if (wl_base_kind(spec->kind) == WL_MMAP)
         model_set_mapping(md, RUN_DIRECT_MAP_PAGE_BYTES, spec->page_bytes);
     else
         model_set_mapping(md, spec->page_bytes ? spec->page_bytes : 4096,
                           spec->page_bytes ? spec->page_bytes : 4096);
 
-    run_ctx_t ctx = {.md = md};
+    run_ctx_t ctx = {.md = md, .drain_at_roi = true};
     ctx.total_periods = expected_periods(spec);
     ff_setup(&ctx, m, spec, !opts->exact);
     model_set_fast_forward(md, !opts->exact);
@@ -376,6 +385,8 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     out->cycles = out->stats.count[ST_CYCLES];
     out->seconds = m->freq_ghz > 0 ? (double)out->cycles / (m->freq_ghz * 1e9) : 0;
     out->bytes_per_sec = out->seconds > 0 ? (double)out->bytes / out->seconds : 0;
+    uint64_t loads = wl_measured_loads(spec);
+    out->ns_per_load = loads ? out->seconds * 1e9 / (double)loads : 0;
     uint64_t skipped_lines, total_lines;
     double model_err;
     model_ff_report(md, &skipped_lines, &total_lines, &model_err);

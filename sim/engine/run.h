@@ -29,10 +29,11 @@ typedef struct run_result {
     wl_spec_t spec;
     char machine[MACHINE_NAME_MAX];
     stats_t stats;  /* internal events of the measured region */
-    uint64_t bytes; /* bytes cleared in the measured region */
+    uint64_t bytes; /* bytes cleared (read, copied) in the measured region */
     uint64_t cycles;
     double seconds;
     double bytes_per_sec;
+    double ns_per_load; /* latency workload: ns per dependent load; 0 otherwise */
     uint32_t n_counters;
     run_counter_t counters[RUN_COUNTERS_MAX];
     /* Fast-forward: true when part of the run was extrapolated; bound on the

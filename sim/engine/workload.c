@@ -47,6 +47,7 @@
 
 #include "kernels/kernels.h"
 #include "models/base/errbuf.h"
+#include "sim/engine/bench.h"
 #include "sim/machine/units.h"
 
 #define WL_DEFAULT_BASE_ADDR 0x100000000000ull
@@ -76,12 +77,46 @@ static bool page_size_ok(uint64_t p)
     return p == (4ull << 10) || p == (2ull << 20) || p == (1ull << 30);
 }
 
+/* What a microbenchmark preset asks of its kernel and caller. */
+static int check_preset(const wl_spec_t *s, const kern_info_t *k, char *err, size_t errlen)
+{
+    static const struct {
+        wl_kind_t kind;
+        kern_class_t cls;
+        bool fences;
+        wl_caller_t caller;
+        const char *what;
+    } rules[] = {
+        {WL_STORE, KERN_CLASS_STORE, false, WL_CALLER_REPEAT, "a temporal store kernel"},
+        {WL_NTSTORE, KERN_CLASS_NT, false, WL_CALLER_REPEAT, "a non-temporal store kernel"},
+        {WL_LINEZERO, KERN_CLASS_LINEZERO, false, WL_CALLER_REPEAT, "a line-zero kernel"},
+        {WL_FENCE, KERN_CLASS_NT, true, WL_CALLER_CHUNKED, "a kernel that fences each call"},
+        {WL_STARTUP, KERN_CLASS_STRING, false, WL_CALLER_CHUNKED, "a string kernel"},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        if (rules[i].kind != s->kind)
+            continue;
+        bool cls_ok =
+            k->cls == rules[i].cls || (s->kind == WL_FENCE && k->cls == KERN_CLASS_LINEZERO);
+        if (!cls_ok || (rules[i].fences && !k->fences))
+            return errbuf_set(err, errlen, "--function %s: the %s workload takes %s", k->name,
+                              wl_kind_name(s->kind), rules[i].what);
+        if (s->caller != rules[i].caller)
+            return errbuf_set(err, errlen, "--caller %s: the %s workload calls %s",
+                              wl_caller_name(s->caller), wl_kind_name(s->kind),
+                              rules[i].caller == WL_CALLER_REPEAT ? "repeat" : "chunked");
+    }
+    return 0;
+}
+
 int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen)
 {
     char a[32], b[32], why[256];
 
-    if (s->kind != WL_MEMSET && s->kind != WL_MMAP)
-        return errbuf_set(err, errlen, "unknown workload (use memset or mmap)");
+    if (!strcmp(wl_kind_name(s->kind), "?"))
+        return errbuf_set(err, errlen, "unknown workload");
+    if (wl_uses_bench_kernel(s->kind))
+        return wl_validate_bench(s, m, err, errlen);
     if (s->size_bytes == 0)
         return errbuf_set(err, errlen, "--size must be greater than 0");
     if (s->loops == 0)
@@ -93,10 +128,18 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
     if (memchr(s->function, '\0', sizeof s->function) == NULL)
         return errbuf_set(err, errlen, "--function: name too long");
     const kern_info_t *k = kern_find(s->function);
+    if (!k && kern_bench_find(s->function))
+        return errbuf_set(
+            err, errlen,
+            "--function %s: a microbenchmark, not a clearing function for the %s workload",
+            s->function, wl_kind_name(s->kind));
     if (!k)
-        return errbuf_set(err, errlen, "--function %s: unknown function", s->function);
+        return errbuf_set(err, errlen, "--function %s: unknown function; see 'clearsim functions'",
+                          s->function);
     if (m && kern_check_machine(k, m, why, sizeof why))
         return errbuf_set(err, errlen, "--function %s: %s", s->function, why);
+    if (check_preset(s, k, err, errlen))
+        return -1;
     if (!page_size_ok(s->page_bytes)) {
         unit_format_size(s->page_bytes, a, sizeof a);
         return errbuf_set(err, errlen, "--page %s: must be 4KB, 2MB or 1GB", a);
@@ -108,7 +151,7 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
         return -1;
     }
 
-    if (s->kind == WL_MEMSET) {
+    if (wl_base_kind(s->kind) == WL_MEMSET) {
         if (s->caller != WL_CALLER_CHUNKED && s->caller != WL_CALLER_REPEAT)
             return errbuf_set(err, errlen,
                               "--caller %s is not valid for the memset workload (use chunked or "
@@ -327,8 +370,10 @@ int wl_trace(const wl_spec_t *s, const machine_t *m, trace_t *t, wl_mark_fn mark
         .mark_ctx = mark_ctx,
         .line_bytes = m && m->l1.line_bytes ? m->l1.line_bytes : 64,
     };
+    if (wl_uses_bench_kernel(s->kind))
+        return wl_trace_bench(s, m, t, mark_fn, mark_ctx, err, errlen);
     caller_cb_t cb = {.clear = on_clear, .resched = on_resched, .ctx = &r};
-    if (s->kind == WL_MEMSET)
+    if (wl_base_kind(s->kind) == WL_MEMSET)
         trace_memset(s, &r, &cb);
     else
         trace_mmap(s, m, &r, &cb);
@@ -338,7 +383,32 @@ int wl_trace(const wl_spec_t *s, const machine_t *m, trace_t *t, wl_mark_fn mark
 
 /* ----------------------------------------------------------------- names */
 
-const name_value_t wl_kind_names[] = {{"memset", WL_MEMSET}, {"mmap", WL_MMAP}, {NULL, 0}};
+const name_value_t wl_kind_names[] = {
+    {"memset", WL_MEMSET},   {"mmap", WL_MMAP},         {"load", WL_LOAD},
+    {"copy", WL_COPY},       {"latency", WL_LATENCY},   {"store", WL_STORE},
+    {"ntstore", WL_NTSTORE}, {"linezero", WL_LINEZERO}, {"fence", WL_FENCE},
+    {"startup", WL_STARTUP}, {"fault", WL_FAULT},       {NULL, 0}};
+
+wl_kind_t wl_base_kind(wl_kind_t k)
+{
+    switch (k) {
+    case WL_STORE:
+    case WL_NTSTORE:
+    case WL_LINEZERO:
+    case WL_FENCE:
+    case WL_STARTUP:
+        return WL_MEMSET;
+    case WL_FAULT:
+        return WL_MMAP;
+    default:
+        return k;
+    }
+}
+
+bool wl_uses_bench_kernel(wl_kind_t k)
+{
+    return k == WL_LOAD || k == WL_COPY || k == WL_LATENCY;
+}
 const name_value_t wl_caller_names[] = {{"chunked", WL_CALLER_CHUNKED},
                                         {"repeat", WL_CALLER_REPEAT},
                                         {"page", WL_CALLER_PAGE},
@@ -365,4 +435,9 @@ const char *wl_fault_name(wl_fault_t f)
 uint64_t wl_measured_bytes(const wl_spec_t *s)
 {
     return (uint64_t)s->loops * s->size_bytes;
+}
+
+uint64_t wl_measured_loads(const wl_spec_t *s)
+{
+    return s->kind == WL_LATENCY ? (uint64_t)s->loops * (s->size_bytes / WL_LINE_BYTES) : 0;
 }

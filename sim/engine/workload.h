@@ -19,6 +19,7 @@
 #ifndef CLEARSIM_WORKLOAD_H
 #define CLEARSIM_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,7 +28,33 @@
 #include "models/base/names.h"
 #include "models/base/trace.h"
 
-typedef enum wl_kind { WL_MEMSET = 0, WL_MMAP } wl_kind_t;
+/* The two benchmarks of perf bench, then the microbenchmarks (sim/engine/
+ * bench.c; docs/MICROBENCH.md says which public benchmark each one matches):
+ * load, copy and latency run the kernels of kernels/bench_*.inc; store,
+ * ntstore, linezero, fence and startup are memset with a kernel, caller and
+ * chunk that isolate one property; fault is mmap on a small region. */
+typedef enum wl_kind {
+    WL_MEMSET = 0,
+    WL_MMAP,
+    WL_LOAD,     /* streaming reads, `loops` passes over size bytes */
+    WL_COPY,     /* size bytes copied from one buffer to another, per pass */
+    WL_LATENCY,  /* a pointer chase through every line of size bytes, per pass */
+    WL_STORE,    /* temporal stores (write-allocate): memset, caller repeat */
+    WL_NTSTORE,  /* non-temporal stores: memset, caller repeat */
+    WL_LINEZERO, /* CLZERO / DC ZVA: memset, caller repeat */
+    WL_FENCE,    /* chunk-byte non-temporal calls, each ending in its fence: memset chunked */
+    WL_STARTUP,  /* chunk-byte rep stos / MOPS calls on a cache-resident buffer */
+    WL_FAULT,    /* demand faults on a small region: mmap */
+} wl_kind_t;
+/* The microbenchmarks' line: their sizes are multiples of it. */
+#define WL_LINE_BYTES 64u
+
+/* The workload a kind runs as: memset for store..startup, mmap for fault,
+ * itself otherwise. */
+wl_kind_t wl_base_kind(wl_kind_t k);
+/* Does the kind run a microbenchmark kernel (kernels/bench_*.inc: load,
+ * copy, latency) rather than a clearing kernel? */
+bool wl_uses_bench_kernel(wl_kind_t k);
 typedef enum wl_caller {
     WL_CALLER_CHUNKED = 0,
     WL_CALLER_REPEAT,
@@ -78,7 +105,11 @@ extern const name_value_t wl_fault_names[];
 const char *wl_kind_name(wl_kind_t k);
 const char *wl_caller_name(wl_caller_t c);
 const char *wl_fault_name(wl_fault_t f);
-/* Bytes the workload clears in its measured region (loops x size). */
+/* Bytes the workload clears (reads, copies) in its measured region
+ * (loops x size). */
 uint64_t wl_measured_bytes(const wl_spec_t *s);
+/* The dependent loads of a latency workload's measured region (loops x
+ * lines of size), 0 for every other kind. */
+uint64_t wl_measured_loads(const wl_spec_t *s);
 
 #endif

@@ -163,6 +163,8 @@ typedef struct gen {
     char base[MACHINE_NAME_MAX]; /* base machine name */
     char base_desc[MACHINE_TEXT_MAX];
     bool done_top[8]; /* detected top-level keys written (see top_keys) */
+    const detect_extra_t *x;
+    bool *used; /* x->values[i] written */
 } gen_t;
 
 static const char *const top_keys[] = {"name", "description", "isa", "features", NULL};
@@ -394,15 +396,50 @@ static bool detected(gen_t *g, const char *path, char *val, size_t vlen, char *s
 
 static void emit_map(gen_t *g, yaml_node_t *map, int indent, const char *prefix);
 
+/* The caller's value for path, marked used, or NULL. */
+static const detect_value_t *given(gen_t *g, const char *path)
+{
+    for (size_t i = 0; g->x && i < g->x->n_values; i++)
+        if (strcmp(g->x->values[i].path, path) == 0) {
+            g->used[i] = true;
+            return &g->x->values[i];
+        }
+    return NULL;
+}
+
+static void emit_given(gen_t *g, int indent, const char *key, const detect_value_t *d)
+{
+    char text[TEXT_MAX];
+    if (!d->value[0])
+        return; /* dropped */
+    snprintf(text, sizeof text, "%s: %s", key, d->value);
+    line_out(g, indent, text, d->comment);
+}
+
 static void emit_pair(gen_t *g, const char *key, yaml_node_t *v, int indent, const char *prefix)
 {
-    char path[256], val[TEXT_MAX], src[TEXT_MAX], text[TEXT_MAX + 300], note[MACHINE_NAME_MAX + 32];
+    char path[256], val[TEXT_MAX], src[TEXT_MAX], text[TEXT_MAX + 300], note[TEXT_MAX];
     snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", key);
-    snprintf(note, sizeof note, "not measured: from %s", g->base);
+    const cfg_key_t *ck = cfg_key_find(path);
+    bool timing = ck && ck->fittable && ck->type != CFG_T_U32 && ck->type != CFG_T_U64 &&
+                  ck->type != CFG_T_SIZE && ck->type != CFG_T_ENUM && ck->type != CFG_T_BOOL;
+    if (g->x && g->x->base_note_timing && timing)
+        snprintf(note, sizeof note, "%s", g->x->base_note_timing);
+    else if (g->x && g->x->base_note)
+        snprintf(note, sizeof note, "%s", g->x->base_note);
+    else
+        snprintf(note, sizeof note, "not measured: from %s", g->base);
     if (!prefix[0])
         for (int i = 0; top_keys[i]; i++)
             if (strcmp(key, top_keys[i]) == 0)
                 g->done_top[i] = true;
+    if (!prefix[0] && g->x && g->x->skip_top && strcmp(key, g->x->skip_top) == 0)
+        return;
+    const detect_value_t *d = given(g, path);
+    if (d) {
+        emit_given(g, indent, key, d);
+        return;
+    }
     if (detected(g, path, val, sizeof val, src, sizeof src)) {
         snprintf(text, sizeof text, "%s: %s", key, val);
         line_out(g, indent, text, src);
@@ -442,6 +479,18 @@ static void emit_map(gen_t *g, yaml_node_t *map, int indent, const char *prefix)
             continue;
         emit_pair(g, (const char *)k->data.scalar.value, v, indent, prefix);
     }
+    /* the caller's keys of this mapping that the base lacks */
+    size_t plen = strlen(prefix);
+    for (size_t i = 0; g->x && i < g->x->n_values; i++) {
+        const char *p = g->x->values[i].path;
+        if (g->used[i] || strncmp(p, prefix, plen) != 0 || (plen && p[plen] != '.'))
+            continue;
+        const char *leaf = p + plen + (plen ? 1 : 0);
+        if (strchr(leaf, '.'))
+            continue;
+        g->used[i] = true;
+        emit_given(g, indent, leaf, &g->x->values[i]);
+    }
 }
 
 static int load_doc(const char *path, yaml_document_t *doc, char *err, size_t errlen)
@@ -477,14 +526,23 @@ static int load_doc(const char *path, yaml_document_t *doc, char *err, size_t er
 char *detect_machine_yaml(const host_info_t *h, const char *name, const char *base_path,
                           const char *base_why, char *err, size_t errlen)
 {
+    return detect_machine_yaml_ex(h, name, base_path, base_why, NULL, err, errlen);
+}
+
+char *detect_machine_yaml_ex(const host_info_t *h, const char *name, const char *base_path,
+                             const char *base_why, const detect_extra_t *x, char *err,
+                             size_t errlen)
+{
     yaml_document_t doc;
     if (load_doc(base_path, &doc, err, errlen) != 0)
         return NULL;
     char *text = NULL;
     size_t len = 0;
-    gen_t g = {.doc = &doc, .h = h, .name = name};
-    g.f = open_memstream(&text, &len);
+    gen_t g = {.doc = &doc, .h = h, .name = name, .x = x};
+    g.used = calloc(x && x->n_values ? x->n_values : 1, sizeof *g.used);
+    g.f = g.used ? open_memstream(&text, &len) : NULL;
     if (!g.f) {
+        free(g.used);
         yaml_document_delete(&doc);
         errbuf_set(err, errlen, "out of memory");
         return NULL;
@@ -495,6 +553,10 @@ char *detect_machine_yaml(const host_info_t *h, const char *name, const char *ba
     if (bl > 5 && strcmp(g.base + bl - 5, ".yaml") == 0)
         g.base[bl - 5] = '\0';
 
+    if (x && x->header) {
+        fputs(x->header, g.f);
+        goto body;
+    }
     fprintf(g.f, "# Machine file for this host, written by 'clearsim detect' (clearsim %s).\n",
             CLEARSIM_VERSION);
     fprintf(g.f, "# Host: %s (%s family 0x%x model 0x%x stepping %u)%s%s%s.\n",
@@ -511,6 +573,7 @@ char *detect_machine_yaml(const host_info_t *h, const char *name, const char *ba
         fprintf(g.f, "# machine;\n");
     fprintf(g.f, "# measure or calibrate those before trusting predictions.\n");
     fprintf(g.f, "# name: must equal this file's base name (clearsim detect --name NAME).\n");
+body:
     emit_map(&g, yaml_document_get_root_node(&doc), 0, "");
     /* detected top-level keys the base does not have */
     for (int i = 0; top_keys[i]; i++) {
@@ -536,10 +599,22 @@ char *detect_machine_yaml(const host_info_t *h, const char *name, const char *ba
                 "# this host has an L3 (sysfs index%u) but %s has no l3: section to copy "
                 "its timing from; add one\n",
                 idx, g.base);
+    if (x && x->tail)
+        fputs(x->tail, g.f);
     yaml_document_delete(&doc);
+    const char *lost = NULL;
+    for (size_t i = 0; x && i < x->n_values && !lost; i++)
+        if (!g.used[i])
+            lost = x->values[i].path;
+    free(g.used);
     if (fclose(g.f) != 0 || !text) {
         free(text);
         errbuf_set(err, errlen, "out of memory writing the machine file");
+        return NULL;
+    }
+    if (lost) {
+        errbuf_set(err, errlen, "%s: the base machine file has no mapping to put it in", lost);
+        free(text);
         return NULL;
     }
 

@@ -35,6 +35,32 @@ int detect_nearest(const host_info_t *h, char *path, size_t pathlen, char *why, 
 char *detect_machine_yaml(const host_info_t *h, const char *name, const char *base_path,
                           const char *base_why, char *err, size_t errlen);
 
+/* A value given instead of the base's (and of a detected one): what
+ * `detect --measure` measured or fitted. A key the base lacks is added at
+ * the end of its mapping (which the base must have). */
+typedef struct detect_value {
+    char path[64];     /* "memory.latency" */
+    char value[320];   /* as YAML text: "118ns", "[{len: 0, cost: 30cycles}]" */
+    char comment[320]; /* "measured: latency 256MiB 118 ns" */
+} detect_value_t;
+
+typedef struct detect_extra {
+    const detect_value_t *values;
+    size_t n_values;
+    const char *header;    /* the comment block at the top, instead of detect's ("# ..." lines) */
+    const char *base_note; /* the comment of a value kept from the base */
+    const char *base_note_timing; /* ... of a fittable time, rate or bandwidth (not a count,
+                                   * size or policy); NULL: base_note */
+    const char *skip_top;         /* a top-level key of the base left out (NULL: none) */
+    const char *tail;             /* text appended at the end (NULL: none) */
+} detect_extra_t;
+
+/* detect_machine_yaml with values, header, notes and a tail of the
+ * caller's (x may be NULL: then it is detect_machine_yaml). */
+char *detect_machine_yaml_ex(const host_info_t *h, const char *name, const char *base_path,
+                             const char *base_why, const detect_extra_t *x, char *err,
+                             size_t errlen);
+
 /* A cache geometry the cache model accepts: *size_out = *ways_out x line x
  * 2^k, as close to size as possible (see Notes). Returns true when it had to
  * change size or ways. */

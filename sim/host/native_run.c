@@ -48,6 +48,7 @@
 #include "sim/host/host.h"
 #include "sim/host/native_mem.h"
 #include "sim/host/native_pmu.h"
+#include "sim/engine/bench.h"
 #include "sim/engine/progress.h"
 #include "sim/machine/units.h"
 
@@ -194,10 +195,12 @@ static void kernel_info(native_result_t *r)
 
 typedef struct wl_native {
     const wl_spec_t *s;
-    const kern_info_t *k;
+    const kern_info_t *k;  /* memset-based workloads */
+    const kern_bench_t *b; /* load, copy, latency */
     pages_t pg;
     uint8_t fill;
-    region_t buf; /* memset: the buffer */
+    region_t buf; /* memset: the buffer; load, copy: the source; latency: the chase */
+    region_t dst; /* copy: the destination */
 } wl_native_t;
 
 static void on_clear(void *ctx, uint64_t addr, uint64_t len)
@@ -216,6 +219,39 @@ static void memset_pass(wl_native_t *w)
     }
     caller_cb_t cb = {.clear = on_clear, .resched = NULL, .ctx = w};
     caller_chunked((uint64_t)(uintptr_t)w->buf.p, s->size_bytes, s->chunk_bytes, &cb);
+}
+
+/* load, copy, latency: `loops` passes of the microbenchmark kernel, one
+ * call each. */
+static int bench_run(wl_native_t *w, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const wl_spec_t *s = w->s;
+    uint64_t n = s->kind == WL_LATENCY ? s->size_bytes / WL_LINE_BYTES : s->size_bytes;
+    volatile uint64_t sink = 0;
+    for (uint32_t l = 0; l < s->loops; l++)
+        sink += w->b->native(w->dst.p, w->buf.p, n);
+    (void)sink;
+    return 0;
+}
+
+/* The chase's buffer: each line starts with the address of the line after
+ * it, in the order kern_chase_order(WL_CHASE_SEED) gives (the same as in
+ * trace mode). */
+static int chase_setup(wl_native_t *w, char *err, size_t errlen)
+{
+    uint64_t lines = w->s->size_bytes / WL_LINE_BYTES;
+    uint32_t *next = malloc(lines * sizeof *next);
+    if (!next)
+        return errbuf_set(err, errlen, "out of memory for a chase of %llu lines",
+                          (unsigned long long)lines);
+    kern_chase_order(next, (uint32_t)lines, WL_CHASE_SEED);
+    for (uint64_t i = 0; i < lines; i++)
+        *(unsigned char **)(void *)(w->buf.p + i * WL_LINE_BYTES) =
+            w->buf.p + (uint64_t)next[i] * WL_LINE_BYTES;
+    free(next);
+    return 0;
 }
 
 static int memset_run(wl_native_t *w, char *err, size_t errlen)
@@ -284,6 +320,25 @@ static int verify_memset(wl_native_t *w, native_result_t *r, char *err, size_t e
     return 0;
 }
 
+/* copy: the destination holds the source; latency: the chase came back to
+ * where it started after whole cycles (its length is a multiple of the lines). */
+static int verify_bench(wl_native_t *w, native_result_t *r, char *err, size_t errlen)
+{
+    const wl_spec_t *s = w->s;
+    if (s->kind == WL_COPY && memcmp(w->dst.p, w->buf.p, (size_t)s->size_bytes) != 0)
+        return errbuf_set_rc(-1, err, errlen,
+                             "verification failed: the copy's destination differs from its source");
+    if (s->kind == WL_LATENCY) {
+        uint64_t end = w->b->native(NULL, w->buf.p, s->size_bytes / WL_LINE_BYTES);
+        if (end != (uint64_t)(uintptr_t)w->buf.p)
+            return errbuf_set_rc(-1, err, errlen,
+                                 "verification failed: the chase did not return to its start "
+                                 "after one cycle");
+    }
+    r->huge_bytes = native_smaps_huge_bytes(w->buf.p);
+    return 0;
+}
+
 static int verify_mmap(wl_native_t *w, native_result_t *r, char *err, size_t errlen)
 {
     const bool populate = w->s->fault == WL_FAULT_POPULATE;
@@ -331,9 +386,15 @@ static int check_spec(const wl_spec_t *s, const native_opts_t *o, const host_inf
     if (o->cpu >= CPU_SETSIZE)
         return errbuf_set_rc(-1, err, errlen, "--cpu %d: out of range 0..%d", (int)o->cpu,
                              CPU_SETSIZE - 1);
+    if (wl_uses_bench_kernel(s->kind)) {
+        const kern_bench_t *b = kern_bench_find(s->function);
+        if (!kern_bench_native_supported(b, h->isa, h->features, host_name(h), why, sizeof why))
+            return errbuf_set_rc(NATIVE_ENOTSUP, err, errlen, "%s", why);
+        return 0;
+    }
     *k = kern_find(s->function);
     /* mmap: the host kernel clears; the function names the simulated kernel */
-    if (s->kind == WL_MEMSET &&
+    if (wl_base_kind(s->kind) == WL_MEMSET &&
         !kern_native_supported(*k, h->isa, h->features, host_name(h), why, sizeof why))
         return errbuf_set_rc(NATIVE_ENOTSUP, err, errlen, "%s", why);
     return 0;
@@ -370,7 +431,8 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
     }
     const kern_info_t *k = NULL;
     int rc = check_spec(spec, o, h, &k, err, errlen);
-    wl_native_t w = {.s = spec, .k = k, .fill = (uint8_t)spec->fill};
+    wl_native_t w = {
+        .s = spec, .k = k, .fill = (uint8_t)spec->fill, .b = kern_bench_find(spec->function)};
     if (rc == 0)
         rc = native_choose_pages(spec, h, &w.pg, out, err, errlen);
     snprintf(out->host_model, sizeof out->host_model, "%s", h->model_name);
@@ -391,7 +453,8 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
     if ((rc = pin(o->cpu, &out->cpu, &old, &have_old, err, errlen)))
         goto restore;
 
-    const bool is_memset = spec->kind == WL_MEMSET;
+    const bool is_bench = wl_uses_bench_kernel(spec->kind);
+    const bool is_memset = !is_bench && wl_base_kind(spec->kind) == WL_MEMSET;
     if (is_memset) {
         if ((rc = native_region_map(&w.buf, spec->size_bytes, &w.pg, false, err, errlen)))
             goto restore;
@@ -400,14 +463,31 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
          * clearing, not page faults, and the buffer is in a known state. */
         k->native(w.buf.p, (size_t)spec->size_bytes, 0xff);
     }
-    int (*run_once)(wl_native_t *, char *, size_t) = is_memset ? memset_run : mmap_run;
+    if (is_bench) {
+        if ((rc = native_region_map(&w.buf, spec->size_bytes, &w.pg, false, err, errlen)))
+            goto restore;
+        /* prefault; a copy's source holds its --fill, the destination the
+         * complement, so that verification sees every byte copied */
+        const unsigned char src_fill = spec->kind == WL_COPY ? (unsigned char)spec->fill : 0x5a;
+        memset(w.buf.p, src_fill, (size_t)spec->size_bytes);
+        if (spec->kind == WL_COPY) {
+            if ((rc = native_region_map(&w.dst, spec->size_bytes, &w.pg, false, err, errlen)))
+                goto restore;
+            memset(w.dst.p, src_fill ^ 0xff, (size_t)spec->size_bytes);
+        }
+        if (spec->kind == WL_LATENCY && (rc = chase_setup(&w, err, errlen)))
+            goto restore;
+    }
+    int (*run_once)(wl_native_t *, char *, size_t) = is_bench    ? bench_run
+                                                     : is_memset ? memset_run
+                                                                 : mmap_run;
 
     counters_t ctr;
     memset(&ctr, 0, sizeof ctr);
     for (int i = 0; i < NCTR; i++)
         ctr.fd[i] = -1;
     if (o->counters)
-        native_counters_open(&ctr, is_memset, out);
+        native_counters_open(&ctr, is_memset || is_bench, out);
     else
         snprintf(out->counters_reason, sizeof out->counters_reason, "counters not requested");
 
@@ -427,7 +507,9 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
         progress_update(pr, (uint64_t)i + 2);
     }
     progress_destroy(pr);
-    if (rc == 0)
+    if (rc == 0 && is_bench)
+        rc = verify_bench(&w, out, err, errlen);
+    else if (rc == 0)
         rc = is_memset ? verify_memset(&w, out, err, errlen) : verify_mmap(&w, out, err, errlen);
     native_counters_result(&ctr, o->repeat, out);
     native_counters_close(&ctr);
@@ -442,9 +524,12 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
         out->bytes_per_sec = native_stats(bps, o->repeat);
         rr->seconds = out->seconds.mean;
         rr->bytes_per_sec = out->bytes_per_sec.mean;
+        uint64_t loads = wl_measured_loads(spec);
+        rr->ns_per_load = loads ? rr->seconds * 1e9 / (double)loads : 0;
     }
 restore:
     native_region_unmap(&w.buf);
+    native_region_unmap(&w.dst);
     if (have_old)
         sched_setaffinity(0, sizeof old, &old);
     return rc;

@@ -33,7 +33,18 @@ typedef struct host_cand {
     bool guest;      /* identity.guest: the file describes a virtual-machine guest */
     bool same_model; /* model_name equals the host's too */
     double freq_ghz; /* core.freq */
+    bool measured;   /* measured on this CPU (measured_here) */
 } host_cand_t;
+
+/* Does m hold figures measured on a CPU like h's (detect --measure): a
+ * figure whose source says measured, h's model name, h's kind of system? */
+static bool measured_here(const machine_t *m, const host_info_t *h)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < m->n_mb && !any; i++)
+        any = strncmp(m->mb[i].source, "measured", 8) == 0;
+    return any && m->guest == h->hypervisor && strcasecmp(m->model_name, h->model_name) == 0;
+}
 
 #define HOST_CANDS_MAX 16
 
@@ -69,7 +80,10 @@ static void describe_pick(const host_info_t *h, const host_cand_t *c, host_pick_
                      "%s (%s): vendor %s, family 0x%x, model 0x%x match this host", c->name,
                      c->path, h->vendor, h->family, h->model);
     size_t at = w > 0 && (size_t)w < sizeof pick->how ? (size_t)w : sizeof pick->how - 1;
-    if (c->same_model)
+    if (c->measured)
+        snprintf(pick->how + at, sizeof pick->how - at,
+                 ", and so does the model name; its figures were measured on such a host");
+    else if (c->same_model)
         snprintf(pick->how + at, sizeof pick->how - at, ", and so does the model name");
     else
         snprintf(pick->how + at, sizeof pick->how - at,
@@ -114,6 +128,7 @@ int host_pick_machine(host_pick_t *pick, char *err, size_t errlen)
     catalog_t *cat = NULL;
     size_t ncand = 0;
     int rc = -1;
+    const host_cand_t *pick_c_early = NULL;
     memset(pick, 0, sizeof *pick);
     if (!h || !cand) {
         errbuf_set(err, errlen, "out of memory");
@@ -133,12 +148,22 @@ int host_pick_machine(host_pick_t *pick, char *err, size_t errlen)
             c->guest = m->guest;
             c->same_model = strcasecmp(m->model_name, h->model_name) == 0;
             c->freq_ghz = m->freq_ghz;
+            c->measured = measured_here(m, h);
         }
     }
 
+    /* A file measured on this very CPU (detect --measure: its figures say
+     * measured, the model name and the kind of system are this host's)
+     * comes before the rest; of several, the first by name. */
+    for (size_t i = 0; i < ncand && !pick_c_early; i++)
+        if (cand[i].measured)
+            pick_c_early = &cand[i];
+
     /* A guest prefers the files of guests; bare metal the others. */
     bool amb_first = false, amb_second = false;
-    const host_cand_t *pick_c = pick_group(cand, ncand, h->hypervisor, &amb_first);
+    const host_cand_t *pick_c = pick_c_early;
+    if (!pick_c)
+        pick_c = pick_group(cand, ncand, h->hypervisor, &amb_first);
     if (!pick_c && !amb_first)
         pick_c = pick_group(cand, ncand, !h->hypervisor, &amb_second);
     if (pick_c) {
@@ -147,8 +172,9 @@ int host_pick_machine(host_pick_t *pick, char *err, size_t errlen)
         rc = 0;
     } else if (ncand == 0) {
         errbuf_set(err, errlen,
-                   "no bundled machine matches this host (%s family 0x%x model 0x%x '%s'); run "
-                   "'clearsim detect > configs/myhost.yaml' to make one",
+                   "no machine file matches this host (%s family 0x%x model 0x%x '%s'); run "
+                   "'clearsim detect --measure -o ~/.config/clearsim/machines/myhost.yaml' to "
+                   "make one",
                    h->vendor, h->family, h->model, h->model_name);
     } else {
         char list[512] = "";
@@ -160,8 +186,7 @@ int host_pick_machine(host_pick_t *pick, char *err, size_t errlen)
             snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", cand[i].name);
         }
         errbuf_set(err, errlen,
-                   "several bundled machines match this host (%s); choose one with --machine",
-                   list);
+                   "several machine files match this host (%s); choose one with --machine", list);
     }
 out:
     catalog_destroy(cat);

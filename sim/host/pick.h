@@ -19,8 +19,10 @@ typedef struct host_pick {
     char warning[1024];          /* host only: why the file describes another system, or "" */
 } host_pick_t;
 
-/* The bundled machine file (cfg_configs_dir()) that matches this host: same
- * isa, vendor, family and model. A hypervisor guest prefers files that say
+/* The catalogued machine file (user directories and bundled ones,
+ * sim/machine/catalog.h) that matches this host: same isa, vendor, family and
+ * model. A file measured on this CPU (detect --measure; same model name and
+ * kind of system) comes first. Else a hypervisor guest prefers files that say
  * identity.guest: true, bare metal the others; within that group several
  * matches are narrowed by model_name. Returns 0 with pick filled, or -1 with
  * a one-line reason (none - with how to make one with 'clearsim detect' - or

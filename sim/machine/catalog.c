@@ -31,6 +31,30 @@ const char *cfg_configs_dir(void)
     return CLEARSIM_SOURCE_DIR "/configs";
 }
 
+size_t catalog_dirs(char dirs[][MACHINE_TEXT_MAX], size_t max)
+{
+    size_t n = 0;
+    const char *list = getenv("CLEARSIM_MACHINES");
+    if (list && list[0]) {
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%s", list);
+        for (char *save = NULL, *d = strtok_r(buf, ":", &save); d && n + 2 < max;
+             d = strtok_r(NULL, ":", &save))
+            if (d[0])
+                snprintf(dirs[n++], MACHINE_TEXT_MAX, "%s", d);
+    }
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (n + 1 < max) {
+        if (xdg && xdg[0] == '/')
+            snprintf(dirs[n++], MACHINE_TEXT_MAX, "%s/clearsim/machines", xdg);
+        else if (home && home[0])
+            snprintf(dirs[n++], MACHINE_TEXT_MAX, "%s/.config/clearsim/machines", home);
+    }
+    if (n < max)
+        snprintf(dirs[n++], MACHINE_TEXT_MAX, "%s", cfg_configs_dir());
+    return n;
+}
+
 int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -62,19 +86,22 @@ int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, 
                    "--machine %s: not a machine name (run `clearsim machines` to list them)", arg);
         return -1;
     }
-    const char *dir = cfg_configs_dir();
-    int w = snprintf(path, pathlen, "%s/%s.yaml", dir, arg);
-    if (w < 0 || (size_t)w >= pathlen) {
-        errbuf_set(err, errlen, "--machine %s: path too long", arg);
-        return -1;
+    char dirs[CATALOG_DIRS_MAX][MACHINE_TEXT_MAX];
+    size_t nd = catalog_dirs(dirs, CATALOG_DIRS_MAX);
+    for (size_t i = 0; i < nd; i++) {
+        int w = snprintf(path, pathlen, "%s/%s.yaml", dirs[i], arg);
+        if (w < 0 || (size_t)w >= pathlen) {
+            errbuf_set(err, errlen, "--machine %s: path too long", arg);
+            return -1;
+        }
+        if (access(path, R_OK) == 0)
+            return 0;
     }
-    if (access(path, R_OK) != 0) {
-        errbuf_set(err, errlen,
-                   "--machine %s: no machine file %s (run `clearsim machines` to list them)", arg,
-                   path);
-        return -1;
-    }
-    return 0;
+    errbuf_set(err, errlen,
+               "--machine %s: no machine file %s.yaml in %s%s (run `clearsim machines` to list "
+               "them)",
+               arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir());
+    return -1;
 }
 
 bool catalog_valid_name(const char *s)
@@ -116,20 +143,20 @@ static int cmp_names(const void *a, const void *b)
     return strcmp((const char *)a, (const char *)b);
 }
 
-int cfg_machine_list(char names[][MACHINE_NAME_MAX], size_t max, size_t *count, char *err,
-                     size_t errlen)
+/* Add the machine names of dir to names[*n..max) that are not there yet. A
+ * missing user directory adds nothing; the bundled one must list. */
+static int list_dir(const char *dir, bool must, char names[][MACHINE_NAME_MAX], size_t max,
+                    size_t *np, char *err, size_t errlen)
 {
-    if (err && errlen)
-        err[0] = '\0';
-    *count = 0;
-    const char *dir = cfg_configs_dir();
     DIR *d = opendir(dir);
     if (!d) {
+        if (!must && errno == ENOENT)
+            return 0;
         errbuf_set(err, errlen, "%s: cannot list machine files: %s", dir, strerror(errno));
         return -1;
     }
     struct dirent *e;
-    size_t n = 0;
+    size_t n = *np;
     int rc = 0;
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
@@ -137,19 +164,55 @@ int cfg_machine_list(char names[][MACHINE_NAME_MAX], size_t max, size_t *count, 
             continue;
         if (l - 5 >= MACHINE_NAME_MAX)
             continue; /* cannot be a valid name: name must equal the base name */
+        char name[MACHINE_NAME_MAX];
+        memcpy(name, e->d_name, l - 5);
+        name[l - 5] = '\0';
+        bool seen = false;
+        for (size_t i = 0; i < n && !seen; i++)
+            seen = strcmp(names[i], name) == 0;
+        if (seen)
+            continue; /* an earlier directory's file of the same name comes first */
         if (n == max) {
             errbuf_set(err, errlen, "%s: more than %zu machine files", dir, max);
             rc = -1;
             break;
         }
-        memcpy(names[n], e->d_name, l - 5);
-        names[n][l - 5] = '\0';
+        memcpy(names[n], name, sizeof name);
         n++;
     }
     closedir(d);
+    *np = n;
+    return rc;
+}
+
+int cfg_machine_list(char names[][MACHINE_NAME_MAX], size_t max, size_t *count, char *err,
+                     size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    *count = 0;
+    char dirs[CATALOG_DIRS_MAX][MACHINE_TEXT_MAX];
+    size_t nd = catalog_dirs(dirs, CATALOG_DIRS_MAX), n = 0;
+    for (size_t i = 0; i < nd; i++)
+        if (list_dir(dirs[i], i + 1 == nd, names, max, &n, err, errlen))
+            return -1;
     qsort(names, n, sizeof(names[0]), cmp_names);
     *count = n;
-    return rc;
+    return 0;
+}
+
+int cfg_machine_list_bundled(char names[][MACHINE_NAME_MAX], size_t max, size_t *count, char *err,
+                             size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    size_t n = 0;
+    *count = 0;
+    if (list_dir(cfg_configs_dir(), true, names, max, &n, err, errlen))
+        return -1;
+    qsort(names, n, sizeof(names[0]), cmp_names);
+    *count = n;
+    return 0;
 }
 
 typedef struct catalog_entry {

@@ -53,6 +53,7 @@ typedef enum cfg_type {
     CFG_T_FEATURES,
     CFG_T_STARTUP,
     CFG_T_PMU,
+    CFG_T_MICROBENCH,
     CFG_T_TIME_ANY
 } cfg_type_t;
 

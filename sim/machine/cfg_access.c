@@ -156,6 +156,8 @@ static const char *type_unit(const cfg_key_t *k)
         return "list of {len: size, cost: time}";
     case CFG_T_PMU:
         return "mapping";
+    case CFG_T_MICROBENCH:
+        return "list of figures";
     }
     return "?";
 }
@@ -191,6 +193,7 @@ int cfg_keys_markdown(FILE *out)
         case CFG_T_STRING:
         case CFG_T_FEATURES:
         case CFG_T_PMU:
+        case CFG_T_MICROBENCH:
             snprintf(range, sizeof(range), "-");
             break;
         default:

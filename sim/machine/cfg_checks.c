@@ -86,6 +86,47 @@ static int check_cache(cfg_ctx_t *c, const char *lv, machine_cache_t *cc)
     return 0;
 }
 
+/* The figure of `workload` and metric with the largest size, when that size
+ * is at DRAM scale (at least 4x the last cache level), else NULL. */
+static const machine_mb_t *dram_figure(const machine_t *m, const char *workload,
+                                       machine_mb_metric_t metric)
+{
+    uint64_t last = m->l3.present ? m->l3.size_bytes : m->l2.size_bytes;
+    const machine_mb_t *best = NULL;
+    for (uint32_t i = 0; i < m->n_mb; i++) {
+        const machine_mb_t *f = &m->mb[i];
+        if (strcmp(f->workload, workload) == 0 && f->metric == metric &&
+            f->size_bytes >= 4 * last && (!best || f->size_bytes > best->size_bytes))
+            best = f;
+    }
+    return best;
+}
+
+/* Little's law: one core's bandwidth to memory times the memory latency is
+ * the lines it keeps in flight, and the L2 miss queue must hold them. The
+ * file's own figures give both; a miss queue too short to carry them is an
+ * error that names both. */
+static int check_littles_law(cfg_ctx_t *c)
+{
+    const machine_t *m = c->m;
+    const machine_mb_t *bw = dram_figure(m, "load", MACHINE_MB_GBPS);
+    const machine_mb_t *lat = dram_figure(m, "latency", MACHINE_MB_NS_PER_LOAD);
+    if (!bw || !lat || m->l2.line_bytes == 0)
+        return 0;
+    double bytes_per_ns = bw->value * 1073741824.0 / 1e9;
+    double need = bytes_per_ns * lat->value / m->l2.line_bytes;
+    double carry = (double)m->l2.mshrs * m->l2.line_bytes / lat->value * 1e9 / 1073741824.0;
+    double tol = m->mb_tolerance > 0 ? m->mb_tolerance : 0.10;
+    if ((double)m->l2.mshrs >= need * (1 - tol))
+        return 0;
+    return failk(c, "l2.mshrs",
+                 "%u L2 miss slots carry at most %.1f GiB/s at the %.1f ns of figure '%s' "
+                 "(Little's law: lines in flight = bandwidth x latency / %u B), but figure '%s' "
+                 "gives %.1f GiB/s, which needs %.0f lines in flight",
+                 m->l2.mshrs, carry, lat->value, lat->id, m->l2.line_bytes, bw->id, bw->value,
+                 need);
+}
+
 int cfg_i_derive_and_check(cfg_ctx_t *c)
 {
     machine_t *m = c->m;
@@ -194,5 +235,5 @@ int cfg_i_derive_and_check(cfg_ctx_t *c)
     /* os */
     if (!is_pow2(m->max_order_pages))
         return failk(c, "os.max_order_pages", "must be a power of two");
-    return 0;
+    return check_littles_law(c);
 }

@@ -103,6 +103,12 @@ static const cfg_key_t keys[] = {
         "core clock while clearing; converts ns <-> cycles and GB/s <-> B/cycle"),
     KEY("core.stores_per_cycle", CFG_T_DOUBLE, stores_per_cycle, REQ, 0.1, 16, FIT, NULL,
         "temporal store instructions issued per cycle; core store pipe"),
+    KEY("core.load_bandwidth", CFG_T_BW, load_bpc, DEF("0B/cycle"), 0, 1024, FIT, NULL,
+        "bytes per cycle the load pipes take from L1 (0: only core.insns_per_cycle bounds "
+        "loads); the load and copy microbenchmarks, a consumer's reads"),
+    KEY("core.store_bandwidth", CFG_T_BW, store_bpc, DEF("0B/cycle"), 0, 1024, FIT, NULL,
+        "bytes per cycle the L1 write port commits (0: only core.stores_per_cycle and "
+        "core.store_width bound it); wide stores into L1"),
     KEY("core.store_width", CFG_T_SIZE, store_width_bytes, REQ, 1, 128, FIX, NULL,
         "widest store the L1 accepts per access; counts l1.accesses"),
     KEY("core.store_buffer", CFG_T_U32, store_buffer_entries, REQ, 1, 1024, FIX, NULL,
@@ -154,6 +160,9 @@ static const cfg_key_t keys[] = {
         "CLZERO / DC ZVA: allocate the line in L1 without a read, or write-combine to memory"),
     KEY("line_zero.block", CFG_T_SIZE, zva_block_bytes, DEF("64"), 16, 4096, FIX, NULL,
         "bytes zeroed by one CLZERO / DC ZVA (4 << DCZID_EL0.BS on arm64)"),
+    KEY("line_zero.buffers", CFG_T_U32, lz_buffers, DEF("0"), 0, 256, FIT, NULL,
+        "line_zero.policy memory: lines CLZERO / DC ZVA keep in flight to memory (0: they share "
+        "the wc.buffers of non-temporal stores); models/mshr.c pool"),
 
     /* arm64 write streaming */
     KEY("write_streaming.enabled", CFG_T_BOOL, ws_enabled, DEF("false"), 0, 0, FIX, NULL,
@@ -189,7 +198,10 @@ static const cfg_key_t keys[] = {
     KEY("memory.write_queue", CFG_T_U32, mem_write_queue, DEF("1"), 1, 4096, FIT, NULL,
         "writes batched per turnaround (models/dram.c)"),
     KEY("memory.zero_write_fraction", CFG_T_DOUBLE, mem_zero_write_fraction, DEF("1"), 0, 1, FIT,
-        NULL, "cost of writing an all-zero line relative to a data line (1 = same)"),
+        NULL,
+        "time on the write link and bus of a line a zeroing operation writes (CLZERO, DC ZVA, an "
+        "elided string store of zeros) relative to a data line (1 = same); stores of zero data "
+        "cost as data"),
 
     /* TLB */
     KEY("tlb.entries_4k", CFG_T_U32, tlb_entries_4k, REQ, 1, 1000000, FIX, NULL,
@@ -230,6 +242,15 @@ static const cfg_key_t keys[] = {
         "arm64: memset uses SETP/SETM/SETE when the mops feature is present"),
 
     /* perf event mapping */
+    /* microbenchmark figures */
+    KEY("microbench.clock", CFG_T_FREQ, mb_clock_ghz, OPT, 0.1, 10, FIX, NULL,
+        "the core clock the microbenchmark figures hold at (default core.freq); `clearsim "
+        "check` predicts them there"),
+    KEY("microbench.tolerance", CFG_T_DOUBLE, mb_tolerance, DEF("0.10"), 0.001, 1, FIX, NULL,
+        "relative error `clearsim check` allows between a figure and the model"),
+    KEY("microbench.figures", CFG_T_MICROBENCH, mb, OPT, 0, 0, FIX, NULL,
+        "the machine's microbenchmark figures: [{id, workload, size, gbps | ns_per_load, "
+        "source, ...}] (docs/MICROBENCH.md); `clearsim check` reproduces them"),
     KEY("pmu", CFG_T_PMU, pmu, OPT, 0, 0, FIX, NULL,
         "perf event name -> null (not supported) or a linear expression of internal events "
         "(models/stats.c names); sim/engine/run.c"),

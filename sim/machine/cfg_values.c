@@ -522,6 +522,156 @@ static int parse_pmu(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *v)
     return 0;
 }
 
+/* microbench.figures: a sequence of mappings, one figure each. */
+static int mb_text(cfg_ctx_t *c, yaml_node_t *v, const char *path, char *dst, size_t len)
+{
+    char tb[64];
+    if (!v || v->type != YAML_SCALAR_NODE || cfg_i_node_is_null(v) || !cfg_i_scalar(v)[0])
+        return cfg_i_fail(c, v ? v->start_mark : c->root_mark, path,
+                          cfg_i_node_text(v, tb, sizeof(tb)), "expected a text");
+    if (strlen(cfg_i_scalar(v)) >= len)
+        return cfg_i_fail(c, v->start_mark, path, cfg_i_node_text(v, tb, sizeof(tb)),
+                          "longer than %zu characters", len - 1);
+    snprintf(dst, len, "%s", cfg_i_scalar(v));
+    return 0;
+}
+
+static int mb_size(cfg_ctx_t *c, yaml_node_t *v, const char *path, uint64_t *out)
+{
+    char tb[64], why[256];
+    if (!v || v->type != YAML_SCALAR_NODE ||
+        unit_parse_size(cfg_i_scalar(v), out, why, sizeof(why)) < 0)
+        return cfg_i_fail(c, v ? v->start_mark : c->root_mark, path,
+                          cfg_i_node_text(v, tb, sizeof(tb)), "%s",
+                          v && v->type == YAML_SCALAR_NODE ? why : "expected a size");
+    if (*out == 0 || *out > (UINT64_C(1) << 40))
+        return cfg_i_fail(c, v->start_mark, path, cfg_i_node_text(v, tb, sizeof(tb)),
+                          "must be between 1B and 1TiB");
+    return 0;
+}
+
+static int mb_number(cfg_ctx_t *c, yaml_node_t *v, const char *path, double lo, double hi,
+                     double *out)
+{
+    char tb[64], why[256];
+    if (!v || v->type != YAML_SCALAR_NODE ||
+        unit_parse_double(cfg_i_scalar(v), out, why, sizeof(why)) < 0)
+        return cfg_i_fail(c, v ? v->start_mark : c->root_mark, path,
+                          cfg_i_node_text(v, tb, sizeof(tb)), "expected a number");
+    if (!(*out >= lo && *out <= hi))
+        return cfg_i_fail(c, v->start_mark, path, cfg_i_node_text(v, tb, sizeof(tb)),
+                          "must be between %g and %g", lo, hi);
+    return 0;
+}
+
+static int parse_mb_entry(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint32_t n)
+{
+    static const char *const names[] = {
+        "id",    "workload", "size",        "function", "chunk", "page",      "fill",
+        "loops", "gbps",     "ns_per_load", "source",   "fault", "tolerance", NULL};
+    char tb[64], path[CFG_PATH_MAX];
+    machine_mb_t *f = &c->m->mb[n];
+    memset(f, 0, sizeof *f);
+    f->line = (uint32_t)e->start_mark.line + 1;
+    yaml_node_t *val[13] = {NULL};
+    for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top; p++) {
+        yaml_node_t *pk = yaml_document_get_node(c->doc, p->key);
+        yaml_node_t *pv = yaml_document_get_node(c->doc, p->value);
+        if (!pk || pk->type != YAML_SCALAR_NODE)
+            return cfg_i_fail(c, pk ? pk->start_mark : e->start_mark, k->path, "(complex key)",
+                              "keys must be plain names");
+        snprintf(path, sizeof(path), "%s[%u].%s", k->path, n, cfg_i_scalar(pk));
+        int i = 0;
+        while (names[i] && strcmp(names[i], cfg_i_scalar(pk)) != 0)
+            i++;
+        if (!names[i]) {
+            char hint[CFG_PATH_MAX + 32], sb[CFG_PATH_MAX];
+            snprintf(hint, sizeof hint, "%s", "");
+            if (cfg_i_suggest(cfg_i_scalar(pk), names, 13, sb, sizeof sb))
+                snprintf(hint, sizeof hint, " (did you mean '%s'?)", sb);
+            return cfg_i_fail(c, pk->start_mark, path, cfg_i_node_text(pv, tb, sizeof(tb)),
+                              "unknown key '%s'%s", cfg_i_scalar(pk), hint);
+        }
+        if (val[i])
+            return cfg_i_fail(c, pk->start_mark, path, cfg_i_node_text(pv, tb, sizeof(tb)),
+                              "duplicate key");
+        val[i] = pv;
+    }
+#define MBP(name) (snprintf(path, sizeof(path), "%s[%u].%s", k->path, n, name), path)
+    for (int i = 0; i < 3; i++)
+        if (!val[i])
+            return cfg_i_fail(c, e->start_mark, MBP(names[i]), "(missing)",
+                              "required key not given");
+    if (!val[10])
+        return cfg_i_fail(c, e->start_mark, MBP("source"), "(missing)",
+                          "required key not given: every figure names its source (a tag and "
+                          "the SKU, or measured: ...)");
+    if ((val[8] != NULL) == (val[9] != NULL))
+        return cfg_i_fail(c, e->start_mark, MBP("gbps"), val[8] ? "(both)" : "(missing)",
+                          "give exactly one of gbps and ns_per_load");
+    double d;
+    if (mb_text(c, val[0], MBP("id"), f->id, sizeof f->id) ||
+        mb_text(c, val[1], MBP("workload"), f->workload, sizeof f->workload) ||
+        mb_size(c, val[2], MBP("size"), &f->size_bytes) ||
+        (val[3] && mb_text(c, val[3], MBP("function"), f->function, sizeof f->function)) ||
+        (val[4] && mb_size(c, val[4], MBP("chunk"), &f->chunk_bytes)) ||
+        (val[5] && mb_size(c, val[5], MBP("page"), &f->page_bytes)) ||
+        mb_text(c, val[10], MBP("source"), f->source, sizeof f->source) ||
+        (val[11] && mb_text(c, val[11], MBP("fault"), f->fault, sizeof f->fault)))
+        return -1;
+    if (val[6]) {
+        if (mb_number(c, val[6], MBP("fill"), 0, 255, &d))
+            return -1;
+        f->fill = (uint32_t)d;
+    }
+    if (val[7]) {
+        if (mb_number(c, val[7], MBP("loops"), 1, 1e9, &d))
+            return -1;
+        f->loops = (uint32_t)d;
+    }
+    if (val[12] && mb_number(c, val[12], MBP("tolerance"), 0.001, 1, &f->tolerance))
+        return -1;
+    f->metric = val[8] ? MACHINE_MB_GBPS : MACHINE_MB_NS_PER_LOAD;
+    if (mb_number(c, val[8] ? val[8] : val[9], MBP(val[8] ? "gbps" : "ns_per_load"), 1e-6, 1e6,
+                  &f->value))
+        return -1;
+    for (uint32_t j = 0; j < n; j++)
+        if (strcmp(c->m->mb[j].id, f->id) == 0)
+            return cfg_i_fail(c, val[0]->start_mark, MBP("id"), f->id,
+                              "duplicate id (first at line %u)", c->m->mb[j].line);
+#undef MBP
+    return 0;
+}
+
+static int parse_microbench(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *v)
+{
+    char tb[64];
+    if (v->type != YAML_SEQUENCE_NODE)
+        return cfg_i_fail(c, v->start_mark, k->path, cfg_i_node_text(v, tb, sizeof(tb)),
+                          "expected a sequence of figures {id, workload, size, gbps | "
+                          "ns_per_load, source}, got %s",
+                          cfg_i_node_kind(v));
+    uint32_t n = 0;
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++, n++) {
+        yaml_node_t *e = yaml_document_get_node(c->doc, *it);
+        char path[CFG_PATH_MAX];
+        snprintf(path, sizeof(path), "%s[%u]", k->path, n);
+        if (n == MACHINE_MB_MAX)
+            return cfg_i_fail(c, e ? e->start_mark : v->start_mark, path,
+                              cfg_i_node_text(e, tb, sizeof(tb)), "more than %d figures",
+                              MACHINE_MB_MAX);
+        if (!e || e->type != YAML_MAPPING_NODE)
+            return cfg_i_fail(c, e ? e->start_mark : v->start_mark, path,
+                              cfg_i_node_text(e, tb, sizeof(tb)),
+                              "each figure must be a mapping, not %s", cfg_i_node_kind(e));
+        if (parse_mb_entry(c, k, e, n))
+            return -1;
+    }
+    c->m->n_mb = n;
+    return 0;
+}
+
 static const char *type_expect(const cfg_key_t *k)
 {
     switch (k->type) {
@@ -576,6 +726,8 @@ int cfg_i_parse_key(cfg_ctx_t *c, size_t i)
         return parse_startup(c, k, v);
     case CFG_T_PMU:
         return parse_pmu(c, k, v);
+    case CFG_T_MICROBENCH:
+        return parse_microbench(c, k, v);
     default:
         break;
     }

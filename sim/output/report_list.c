@@ -87,14 +87,90 @@ static json_t *kernel_json(const void *ctx, size_t i, const char **what)
     return o;
 }
 
+/* A microbenchmark kernel's needs, as names: "-" for none. */
+static void bench_needs(const kern_bench_t *b, char *needs, size_t len)
+{
+    snprintf(needs, len, "-");
+    size_t o = 0;
+    for (uint32_t bit = 1; bit; bit <<= 1) {
+        const char *f = (b->needs & bit) ? kern_feature_name(bit) : NULL;
+        if (!f)
+            continue;
+        int w = snprintf(needs + o, len - o, "%s%s", o ? "," : "", f);
+        if (w < 0 || (size_t)w >= len - o)
+            break;
+        o += (size_t)w;
+    }
+}
+
+static const char *bench_kind_name(kern_bench_kind_t k)
+{
+    switch (k) {
+    case KERN_BENCH_LOAD:
+        return "load";
+    case KERN_BENCH_COPY:
+        return "copy";
+    case KERN_BENCH_COPY_NT:
+        return "copy";
+    case KERN_BENCH_CHASE:
+        return "latency";
+    }
+    return "?";
+}
+
+/* {"microbenchmarks": [...]} added to root. Returns 0 or -1. */
+static int bench_json(json_t *root)
+{
+    json_t *list = json_array();
+    if (!list || json_object_set_new(root, "microbenchmarks", list) != 0)
+        return -1;
+    for (const kern_bench_t *b = kern_bench_table(); b && b->name; b++) {
+        json_t *o = json_object(), *needs = json_array();
+        int bad = !o || !needs || json_array_append_new(list, o) != 0;
+        if (!bad) {
+            for (uint32_t bit = 1; bit; bit <<= 1) {
+                const char *f = (b->needs & bit) ? kern_feature_name(bit) : NULL;
+                if (f)
+                    bad |= json_array_append_new(needs, json_string(f));
+            }
+            bad |= json_object_set_new(o, "name", json_string(b->name));
+            bad |= json_object_set_new(o, "workload", json_string(bench_kind_name(b->kind)));
+            bad |= json_object_set_new(o, "isa", json_string(kern_isa_name(b->isa)));
+            bad |= json_object_set_new(o, "needs", needs);
+            needs = NULL;
+            bad |= json_object_set_new(o, "width_bytes", json_integer(b->width_bytes));
+            bad |= json_object_set_new(o, "description",
+                                       json_string(report_or_unknown(b->description)));
+        }
+        json_decref(needs);
+        if (bad)
+            return -1;
+    }
+    return 0;
+}
+
 int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
 {
     const kern_info_t *table = kern_table();
     size_t n = 0;
     while (table && table[n].name)
         n++;
-    if (fmt == REPORT_FMT_JSON)
-        return list_json(out, "functions", n, kernel_json, table, err, errlen);
+    if (fmt == REPORT_FMT_JSON) {
+        json_t *root = json_object(), *list = json_array();
+        int bad = !root || !list || json_object_set_new(root, "functions", list) != 0;
+        for (size_t i = 0; i < n && !bad; i++) {
+            const char *what = "?";
+            json_t *o = kernel_json(table, i, &what);
+            bad = !o || json_array_append_new(list, o) != 0;
+        }
+        if (bad || bench_json(root)) {
+            json_decref(root);
+            return errbuf_set(err, errlen, "report: out of memory building json");
+        }
+        int rc = report_json_dump(out, root, err, errlen);
+        json_decref(root);
+        return rc;
+    }
     if (fmt != REPORT_FMT_TEXT) {
         errbuf_set(err, errlen, "functions: format '%s' is not supported; use text or json",
                    report_format_name(fmt));
@@ -114,6 +190,14 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
         }
         fprintf(out, "%-14s %-7s %-18s %s\n", table[k].name, kern_isa_name(table[k].isa), needs,
                 report_or_unknown(table[k].description));
+    }
+    fprintf(out,
+            "\nmicrobenchmark kernels (--workload load, copy or latency; docs/MICROBENCH.md):\n");
+    for (const kern_bench_t *b = kern_bench_table(); b && b->name; b++) {
+        char needs[128];
+        bench_needs(b, needs, sizeof needs);
+        fprintf(out, "%-14s %-7s %-18s %s\n", b->name, kern_isa_name(b->isa), needs,
+                report_or_unknown(b->description));
     }
     return list_written(out, err, errlen);
 }

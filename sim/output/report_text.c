@@ -100,11 +100,35 @@ static const char *text_real(const report_field_t *f, const char *fmt, char *buf
     return buf;
 }
 
+/* What the workload does to its bytes, for the header line. */
+static const char *text_verb(wl_kind_t kind)
+{
+    switch (kind) {
+    case WL_LOAD:
+    case WL_LATENCY:
+        return "Reading";
+    case WL_COPY:
+        return "Copying";
+    default:
+        return "Clearing";
+    }
+}
+
+/* The latency workload's headline: ns per dependent load, before the
+ * (then secondary) throughput. */
+static void text_latency(FILE *out, const report_row_t *row)
+{
+    const report_field_t *f = top(row, "ns_per_load");
+    if (f && f->kind == REPORT_V_DOUBLE)
+        fprintf(out, "%15f ns per dependent load\n", f->d);
+}
+
 /* The measured part of a native result: throughput with its statistics,
  * measured counters (or why there are none), time. */
 static void text_native_body(FILE *out, const report_row_t *row, const native_result_t *n)
 {
     char a[64], b[64], c[64];
+    text_latency(out, row);
     const report_field_t *bps = report_row_find(row, "native", "bytes_per_sec", "mean");
     const report_field_t *bsd = report_row_find(row, "native", "bytes_per_sec", "stddev");
     const report_field_t *bci = report_row_find(row, "native", "bytes_per_sec", "ci95");
@@ -196,9 +220,9 @@ int report_text(FILE *out, const run_result_t *r, const native_result_t *n, char
             snprintf(b, sizeof b, "one call");
         else
             text_size(chunk, b, sizeof b);
-        fprintf(out, "# Clearing %s bytes in %s%s, %" PRIu64 " loop%s, fill 0x%02" PRIx64 " ...\n",
-                a, b, chunk == 0 ? "" : " chunks", loops, loops == 1 ? "" : "s",
-                top_u64(row, "fill"));
+        fprintf(out, "# %s %s bytes in %s%s, %" PRIu64 " loop%s, fill 0x%02" PRIx64 " ...\n",
+                text_verb(r->spec.kind), a, b, chunk == 0 ? "" : " chunks", loops,
+                loops == 1 ? "" : "s", top_u64(row, "fill"));
         fprintf(out, "# caller '%s'\n", top_str(row, "caller"));
     }
     if (n) {
@@ -223,6 +247,7 @@ int report_text(FILE *out, const run_result_t *r, const native_result_t *n, char
     }
     fputc('\n', out);
 
+    text_latency(out, row);
     const report_field_t *bps = top(row, "bytes_per_sec");
     if (bps && bps->kind == REPORT_V_DOUBLE) {
         fprintf(out, "%15f GB/sec  (GB = 2^30 bytes)\n", bps->d / 1073741824.0);

@@ -46,6 +46,12 @@ static int metric_of(const cal_case_t *c, const run_result_t *r, double *out, ch
         *out = r->bytes_per_sec / (1024.0 * 1024.0 * 1024.0);
         return 0;
     }
+    if (strcmp(c->metric, "ns_per_load") == 0) {
+        if (r->spec.kind != WL_LATENCY)
+            return errbuf_set(err, errlen, "metric ns_per_load needs --workload latency");
+        *out = r->ns_per_load;
+        return 0;
+    }
     const char *ev = c->metric + 9;
     for (uint32_t i = 0; i < r->n_counters; i++) {
         if (strcmp(r->counters[i].name, ev) != 0)

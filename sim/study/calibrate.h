@@ -39,7 +39,7 @@
 
 #define CAL_CASES_MAX 256
 #define CAL_KEYS_MAX  32
-#define CAL_STAGES    9
+#define CAL_STAGES    12
 
 typedef struct cal_case {
     char id[64];

@@ -147,8 +147,9 @@ static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case
         } else if (strcmp(ks, "metric") == 0) {
             if (get_string(l, v, what, c->metric, sizeof(c->metric)))
                 return -1;
-            if (strcmp(c->metric, "gbps") && strncmp(c->metric, "per_line:", 9))
-                return at(l, v, what, "must be gbps or per_line:<perf event>");
+            if (strcmp(c->metric, "gbps") && strcmp(c->metric, "ns_per_load") &&
+                strncmp(c->metric, "per_line:", 9))
+                return at(l, v, what, "must be gbps, ns_per_load or per_line:<perf event>");
             have_metric = true;
         } else if (strcmp(ks, "value") == 0) {
             if (get_double(l, v, what, &c->value))

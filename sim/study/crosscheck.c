@@ -100,6 +100,29 @@ size_t xc_build_sweep(const machine_t *m, const host_info_t *h, bool quick, xc_c
             add_case(cs, &n, id, &s);
         }
     }
+    /* every other kernel cleared again while its lines may still be cached:
+     * non-temporal stores and line zeroing over cached lines behave unlike
+     * a cold buffer; memset goes through the host's C library */
+    for (const kern_info_t *k = tab; k->name && !quick; k++) {
+        char why[128];
+        if (!strcmp(k->name, rep) || !k->native ||
+            !kern_native_supported(k, h->isa, h->features, host_name(h), why, sizeof(why)) ||
+            kern_check_machine(k, m, why, sizeof(why)))
+            continue;
+        for (uint64_t sz = 16 << 10; sz <= (64ull << 20); sz <<= 6) {
+            wl_spec_t s;
+            wl_spec_init(&s);
+            snprintf(s.function, sizeof(s.function), "%s", k->name);
+            s.size_bytes = sz;
+            s.caller = WL_CALLER_REPEAT;
+            uint64_t loops = (256ull << 20) / sz;
+            s.loops = (uint32_t)(loops < 4 ? 4 : loops > 4096 ? 4096 : loops);
+            char id[64], c[32];
+            unit_format_size(sz, c, sizeof(c));
+            snprintf(id, sizeof(id), "%s-repeat-%s", k->name, c);
+            add_case(cs, &n, id, &s);
+        }
+    }
     uint64_t pages[3] = {4096, 2ull << 20, 1ull << 30};
     for (int i = 0; i < 3; i++) {
         if (!page_available(h, pages[i]))

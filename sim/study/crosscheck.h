@@ -7,8 +7,10 @@
  *  - The default sweep (issue 4): every kernel the host runs natively over
  *    chunk sizes from 4 KiB to 1 GiB on a buffer of 1 GiB or 1.5x L3; repeat
  *    clearing of sizes from 16 KiB to 256 MiB with a zero and a non-zero
- *    fill; demand faults for each page size the host offers (4 KiB always,
- *    2 MiB with THP or reserved hugetlb pages, 1 GiB with reserved pages).
+ *    fill (the default kernel), and of 16 KiB, 1 MiB and 64 MiB with every
+ *    other kernel (lines still cached: non-temporal stores and line zeroing
+ *    meet their own lines; memset is the host's C library); demand faults for each page size the
+ * host offers (4 KiB always, 2 MiB with THP or reserved hugetlb pages, 1 GiB with reserved pages).
  *  - Each case is measured with native_run (warm-up + --repeat timed runs,
  *    pinned) and predicted with run_predict. The table gives both and the
  *    error; the summary the median and largest absolute error.

@@ -86,7 +86,7 @@ int predmd_select(const char *arg, char names[][MACHINE_NAME_MAX], size_t max, s
     char cerr[512] = "";
     *usage = false;
     *n = 0;
-    if (cfg_machine_list(all, PREDMD_MACHINES_MAX, &n_all, cerr, sizeof cerr) != 0)
+    if (cfg_machine_list_bundled(all, PREDMD_MACHINES_MAX, &n_all, cerr, sizeof cerr) != 0)
         return errbuf_set(err, errlen, "%s", cerr);
     if (strcmp(arg, "all") == 0) {
         if (n_all == 0)

@@ -15,7 +15,7 @@ expect_error 2 "--size" run "${M[@]}" -s 12QB
 expect_error 2 "--chunk" run "${M[@]}" --size 1MB --chunk 2MB
 expect_error 2 "--chunk" run "${M[@]}" --chunk 2MB
 expect_error 2 "--page" run "${M[@]}" --workload mmap --page 64KB
-expect_error 2 "--workload" run "${M[@]}" --workload copy
+expect_error 2 "--workload" run "${M[@]}" --workload triad
 expect_error 2 "--caller" run "${M[@]}" --caller bulk
 expect_error 2 "--preempt" run "${M[@]}" --preempt rt
 expect_error 2 "--fault" run "${M[@]}" --fault never

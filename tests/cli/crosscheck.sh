@@ -22,7 +22,7 @@ cs crosscheck --machine host --help
 cs machines
 "$CLEARSIM_BIN" crosscheck --machine host --quick --repeat 2 --ci 1 --remeasure 3 --threads 2 -q \
     --output "$TMPD/x.csv" --emit-data "$TMPD/x.yaml" >"$OUT" 2>"$ERR" </dev/null || {
-    if grep -q 'no bundled machine matches' "$ERR"; then
+    if grep -q 'no machine file matches' "$ERR"; then
         skip "no bundled machine file matches this host: $(head -c 300 "$ERR")"
     fi
     fail "crosscheck exited non-zero"

@@ -3,7 +3,7 @@
 # 1 GiB is predicted with fast-forward (the default) and with --exact, and every numeric field
 # of the JSON result (throughput, cycles, every perf counter, every traffic figure) must agree
 # within 0.5% (relative to the exact value, or to 1 for a value below 1). The cases are chosen
-# so that fast-forward engages on most machines (dev-emr-vm's 144 MiB L3 is larger than any
+# so that fast-forward engages on most machines (xeon-8480's 105 MiB L3 is larger than most
 # steady stretch here, so there both runs simulate everything and must agree exactly); at least
 # six of them must actually extrapolate, else the comparison would prove nothing.
 #
@@ -30,7 +30,7 @@ CASES=(
     "graviton3|-s 256MB -k 1MB"
     "neoverse-v2|-s 256MB -k 1MB -f stnp"
     "ampereone-a192|--workload mmap -s 1GB -p 2MB --caller extent"
-    "dev-emr-vm|-s 256MB -k 1MB -f unrolled"
+    "xeon-8480|-s 256MB -k 1MB -f unrolled"
 )
 
 # Every bundled machine is covered: one without a case above gets a 256 MiB memset in 1 MiB

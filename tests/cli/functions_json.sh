@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `functions --format json` follows docs/JSON.md and lists every clearing kernel of
-# the reference set (x86-64, arm64 and memset) with the right ISA; text lists as many.
+# the reference set (x86-64, arm64 and memset) with the right ISA, and the
+# microbenchmark kernels with their workload; text lists as many of each.
 source "$(dirname "$0")/common.bash"
 need_python
 
@@ -9,7 +10,16 @@ cs functions --format json
 python3 - "$OUT" <<'PY' || fail "functions json does not follow the contract"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-assert list(doc) == ["functions"], list(doc)
+assert list(doc) == ["functions", "microbenchmarks"], list(doc)
+mbs = doc["microbenchmarks"]
+names = {m["name"]: m for m in mbs}
+for m in mbs:
+    for key in ("name", "workload", "isa", "needs", "width_bytes", "description"):
+        assert key in m, (m, key)
+    assert m["workload"] in ("load", "copy", "latency"), m
+assert names["chase"]["workload"] == "latency" and names["chase"]["isa"] == "any", names["chase"]
+assert names["load64"]["needs"] == ["avx512f"] and names["load64"]["width_bytes"] == 64, names["load64"]
+assert names["copy_nt_q32"]["isa"] == "arm64", names["copy_nt_q32"]
 fns = doc["functions"]
 assert isinstance(fns, list) and fns, "empty list"
 seen = {}
@@ -35,12 +45,17 @@ assert "mops" in seen["mops"]["needs"], seen["mops"]
 assert "dczva" in seen["dc_zva"]["needs"], seen["dc_zva"]
 PY
 
-# text: a header and one line per kernel, as many as in json
+# text: a header and one line per clearing kernel, then a blank line, a
+# heading and one line per microbenchmark kernel, as many as in json
 n_json=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["functions"]))' "$OUT")
+n_mb=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["microbenchmarks"]))' "$OUT")
 cs functions
 [[ $RC -eq 0 ]] || fail "functions: exit $RC"
-n_text=$(($(wc -l <"$OUT") - 1))
+n_text=$(awk 'NR > 1 && /^$/ {exit} NR > 1 {n++} END {print n}' "$OUT")
 [[ $n_json -eq $n_text ]] || fail "functions: $n_text text lines, $n_json json entries"
+n_text_mb=$(awk 'f > 1 {n++} /^$/ || f {f++} END {print n}' "$OUT")
+[[ $n_mb -eq $n_text_mb ]] || fail "functions: $n_text_mb microbenchmark lines, $n_mb json entries"
+grep -qE '^chase +any ' "$OUT" || fail "functions: no chase line"
 grep -qE '^rep_stosb +x86_64 ' "$OUT" || fail "functions: no rep_stosb x86_64 line"
 grep -qE '^dc_zva +arm64 ' "$OUT" || fail "functions: no dc_zva arm64 line"
 echo "PASS"

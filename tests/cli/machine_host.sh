@@ -4,11 +4,11 @@
 # When the host is a guest and the file describes bare metal (identity.guest is not true), one
 # warning says so and points to 'clearsim detect', with or without -q.
 #
-# Skips: a host no bundled machine matches (clearsim detect makes one).
+# Skips: a host no machine file matches (clearsim detect makes one).
 source "$(dirname "$0")/common.bash"
 
 cs run --machine host -s 1MB -f memset
-if [[ $RC -ne 0 ]] && grep -q 'no bundled machine matches' "$ERR"; then
+if [[ $RC -ne 0 ]] && grep -q 'no machine file matches' "$ERR"; then
     skip "no bundled machine file matches this host: $(head -c 300 "$ERR")"
 fi
 [[ $RC -eq 0 ]] || fail "run --machine host: exit $RC"

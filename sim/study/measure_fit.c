@@ -1,0 +1,617 @@
+/*
+ * measure_fit.c - the machine parameters from the suite's figures: the ones
+ * a figure gives directly, then the staged fit (see measure.h).
+ *
+ * Notes
+ *  - Every fitted key starts from what a figure says of it (start_value), or
+ *    else the base file's value, and is bounded to 1/16 .. 16 x that start
+ *    within the key's range: a fit that ends on a bound says so in its
+ *    comment.
+ *  - The string startup table is not a fittable key (a table): its points
+ *    are what each startup figure's call takes beyond what the model gives
+ *    it without a startup, at 64 B, 256 B, 1 KiB and 4 KiB; string.
+ *    bytes_per_cycle and call_cycles are then fitted again with it.
+ */
+#include "sim/study/measure_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernels.h"
+#include "models/base/errbuf.h"
+#include "sim/engine/progress.h"
+#include "sim/engine/run.h"
+#include "sim/machine/cfg.h"
+#include "sim/machine/units.h"
+#include "sim/study/calibrate.h"
+#include "sim/study/microbench.h"
+
+#define FIT_NAME  "measured" /* the name of the machine the fit runs on */
+#define FIT_RANGE 16.0       /* a fitted key stays within start / FIT_RANGE .. start x FIT_RANGE */
+
+typedef struct stage_keys {
+    unsigned stage;
+    const char *keys[6];
+} stage_keys_t;
+
+/* The keys of each stage; a key is fitted only when its stage has figures
+ * enough (at least as many as keys; the first keys win). */
+static const stage_keys_t stages[] = {
+    {1,
+     {"core.load_bandwidth", "core.stores_per_cycle", "core.insns_per_cycle",
+      "core.store_bandwidth"}},
+    {2, {"l2.bandwidth"}},
+    {3, {"l3.bandwidth", "l3.latency"}}, /* together: a hit's time holds both */
+    {5, {"memory.latency", "tlb.walk"}},
+    {6, {"memory.read_bandwidth", "memory.combined_bandwidth"}},
+    {7, {"memory.write_bandwidth", "wc.buffers", "memory.write_latency"}},
+    {8, {"core.line_zero_cycles", "line_zero.buffers", "memory.zero_write_fraction"}},
+    {9, {"core.call_cycles", "string.bytes_per_cycle"}},
+    {10, {"os.fault_4k", "os.populate_fraction", "os.fault_2m"}},
+};
+
+static const measure_fig_t *fig(measure_t *ms, const char *id)
+{
+    const measure_fig_t *f = measure_i_fig(ms, id);
+    return f && !f->skipped ? f : NULL;
+}
+
+static void fmt_key(const char *path, double v, char *buf, size_t len)
+{
+    const cfg_key_t *k = cfg_key_find(path);
+    if (k)
+        cfg_key_format(k, v, CFG_FMT_YAML, buf, len);
+    else
+        snprintf(buf, len, "%g", v);
+}
+
+/* ------------------------------------------------------------ direct values */
+
+static const measure_fig_t *fig(measure_t *ms, const char *id);
+static double fig_bpc(measure_t *ms, const char *id, double mult);
+
+/* The memory path from the DRAM streams, each the rate that binds in it: a
+ * load stream is one read per line (memory.read_bandwidth), a copy two
+ * reads and a write (src, the destination's RFO, its writeback) and a
+ * non-temporal copy a read and a write, on the bus they share
+ * (memory.combined_bandwidth: the faster of the two streams' bus rates).
+ * These are the starts of stage 6, which fits the read link and the bus to
+ * the streams. The miss slots carry the load stream at the DRAM latency
+ * (Little's law; the L2's twice over), so that the links, not they, bind;
+ * they are not fitted. Non-temporal stores at L1 size still write every
+ * line to memory, and give the write link's start (stage 7). */
+static void dram_values(measure_t *ms)
+{
+    const measure_fig_t *ld = fig(ms, "load-dram"), *cp = fig(ms, "copy-dram"),
+                        *nt = fig(ms, "copynt-dram"), *ntz = fig(ms, "copynt-dram-zero"),
+                        *lat = fig(ms, "lat-dram");
+    const cfg_key_t *bw = cfg_key_find("memory.read_bandwidth");
+    char v[64];
+    if (!ld || !cp || !bw)
+        return;
+    double rd = fig_bpc(ms, "load-dram", 1);
+    cfg_key_format(bw, rd, CFG_FMT_YAML, v, sizeof v);
+    measure_i_value(ms, "memory.read_bandwidth", v,
+                    "measured: load-dram %.2f GiB/s, one read a "
+                    "line",
+                    ld->mb.value);
+    double bus = fig_bpc(ms, "copy-dram", 3);
+    const char *by = "copy-dram x 3 (two reads and a write a line)";
+    /* the two fills of the non-temporal copy: the same traffic (the write
+     * cost does not depend on the value; fence-lz and linezero say so for
+     * zeroing), so their mean */
+    double ntb = nt ? fig_bpc(ms, "copynt-dram", 2) : 0,
+           ntzb = ntz ? fig_bpc(ms, "copynt-dram-zero", 2) : 0;
+    if (ntb > 0 && ntzb > 0)
+        ntb = (ntb + ntzb) / 2;
+    else if (ntzb > ntb)
+        ntb = ntzb;
+    if (ntb > bus) {
+        bus = ntb;
+        by = "copynt-dram x 2 (a read and a write a line), the mean of its two fills";
+    }
+    if (bus < rd) {
+        bus = rd;
+        by = "load-dram: the reads alone";
+    }
+    cfg_key_format(bw, bus, CFG_FMT_YAML, v, sizeof v);
+    measure_i_value(ms, "memory.combined_bandwidth", v, "measured: %s", by);
+    double wr = fig_bpc(ms, "ntstore-l1", 1); /* non-temporal lines go to memory at any size */
+    cfg_key_format(bw, wr > 0 ? wr : bus, CFG_FMT_YAML, v, sizeof v);
+    measure_i_value(ms, "memory.write_bandwidth", v, "(the start of stage 7: ntstore-l1)");
+    if (lat) {
+        double lines = rd * lat->mb.value * ms->clock_ghz / 64.0;
+        snprintf(v, sizeof v, "%.0f", ceil(lines * 2));
+        measure_i_value(ms, "l2.mshrs", v,
+                        "measured: Little's law, load-dram %.2f GiB/s x lat-dram %.1f ns / 64 B "
+                        "= %.1f lines in flight, twice that",
+                        ld->mb.value, lat->mb.value, lines);
+        /* the L1's miss slots at least carry the load stream: an integer
+         * key the fit's steps could not move off its staircase */
+        snprintf(v, sizeof v, "%.0f", ceil(lines));
+        measure_i_value(ms, "l1.mshrs", v,
+                        "measured: Little's law, load-dram %.2f GiB/s x lat-dram %.1f ns / 64 B "
+                        "= %.1f lines in flight",
+                        ld->mb.value, lat->mb.value, lines);
+    }
+}
+
+/* l2.latency from the chase that hits L2: its time less the line's transfer
+ * at l2.bandwidth (bpc), which the model adds to a hit; on m too when given. */
+static void set_l2_latency(measure_t *ms, machine_t *m, double bpc)
+{
+    const measure_fig_t *l2 = fig(ms, "lat-l2"), *l1 = fig(ms, "lat-l1");
+    if (!l2)
+        return;
+    double line = ms->base->l2.line_bytes ? ms->base->l2.line_bytes : 64;
+    double xfer = bpc > 0 ? line / bpc : 0;
+    double cyc = l2->mb.value * ms->clock_ghz - xfer;
+    double floor_cyc = l1 ? l1->mb.value * ms->clock_ghz + 1 : 1;
+    if (cyc < floor_cyc)
+        cyc = floor_cyc;
+    char v[32];
+    snprintf(v, sizeof v, "%.2fcycles", cyc);
+    measure_i_value(ms, "l2.latency", v,
+                    "measured: lat-l2 %.2f ns at %.2f GHz, less the line's %.1f-cycle transfer at "
+                    "l2.bandwidth",
+                    l2->mb.value, ms->clock_ghz, xfer);
+    if (m) {
+        char err[160];
+        cfg_key_set(m, cfg_key_find("l2.latency"), cyc, err, sizeof err);
+    }
+}
+
+/* A base value kept, with a label and why no figure here determines it. */
+static void keep_base(measure_t *ms, const char *path, const char *label, const char *why)
+{
+    const cfg_key_t *k = cfg_key_find(path);
+    double x;
+    char v[64];
+    if (!k || cfg_key_get(ms->base, k, &x))
+        return;
+    cfg_key_format(k, x, CFG_FMT_YAML, v, sizeof v);
+    measure_i_value(ms, path, v, "%s: from %s; %s", label, ms->base_name, why);
+}
+
+static void direct_values(measure_t *ms)
+{
+    const host_info_t *h = &ms->h;
+    char v[400], a[32], b[32];
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < ms->n; i++) {
+        const measure_fig_t *f = &ms->f[i];
+        if (f->skipped || f->clock_ghz <= 0)
+            continue;
+        if (lo == 0 || f->clock_ghz < lo)
+            lo = f->clock_ghz;
+        if (f->clock_ghz > hi)
+            hi = f->clock_ghz;
+    }
+    snprintf(v, sizeof v, "%.3fGHz", ms->clock_ghz);
+    measure_i_value(ms, "core.freq", v,
+                    "measured %s: median of the clocks around the figures (%.2f..%.2f GHz), a "
+                    "chain of dependent adds",
+                    ms->date, lo, hi);
+    snprintf(v, sizeof v, "\"%s (measured by clearsim detect --measure, %s)\"",
+             h->model_name[0] ? h->model_name : h->vendor, ms->date);
+    measure_i_value(ms, "description", v, "measured: the figures in microbench: below");
+    measure_i_value(ms, "identity.guest", h->hypervisor ? "true" : "false",
+                    "detected: CPUID hypervisor bit%s%s", h->hypervisor ? ", " : "",
+                    h->hypervisor ? h->hypervisor_vendor : "");
+    keep_base(ms, "l1.bandwidth", "unused",
+              "the model does not use an L1's own rate (core.load_bandwidth is its loads')");
+    keep_base(ms, "core.nt_store_cycles", "not measured",
+              "ntstore-l1 does not tell the store's issue rate from the write path's, which is "
+              "fitted (memory.write_bandwidth); this bound stays above it");
+    keep_base(ms, "memory.turnaround", "not measured",
+              "the copy streams do not tell a read/write turnaround from the bus's rate");
+    keep_base(ms, "os.resched", "not measured",
+              "a cond_resched() in the kernel's clear_pages loop, which no microbenchmark reaches");
+    keep_base(ms, "os.fault_1g", "not measured",
+              "1 GiB pages exist only when reserved by hand (hugetlbfs); the suite faults 4 KiB "
+              "and 2 MiB pages");
+
+    const measure_fig_t *l1 = fig(ms, "lat-l1"), *l2 = fig(ms, "lat-l2");
+    if (l1) {
+        snprintf(v, sizeof v, "%.2fcycles", l1->mb.value * ms->clock_ghz);
+        measure_i_value(ms, "l1.latency", v, "measured: lat-l1 %.2f ns at %.2f GHz", l1->mb.value,
+                        ms->clock_ghz);
+    }
+    if (l2)
+        set_l2_latency(ms, NULL, ms->base->l2.fill_bpc);
+    if (ms->base->l3.present && ms->l3_eff_bytes) {
+        uint64_t size;
+        uint32_t ways;
+        uint32_t w0 = ms->base->l3.ways;
+        for (uint32_t i = 0; i < h->n_caches; i++)
+            if (h->caches[i].level == 3 && h->caches[i].ways)
+                w0 = h->caches[i].ways;
+        detect_fit_cache(ms->l3_eff_bytes, w0, ms->base->l3.line_bytes, &size, &ways);
+        unit_format_size(size, v, sizeof v);
+        unit_format_size(ms->l3_eff_bytes, a, sizeof a);
+        measure_i_value(ms, "l3.size", v, "measured: effective %s, %s%s", a, ms->l3_how,
+                        size != ms->l3_eff_bytes ? "; the nearest size the cache model takes" : "");
+        snprintf(v, sizeof v, "%u", ways);
+        measure_i_value(ms, "l3.ways", v, "detected: %u ways%s", w0,
+                        ways != w0 ? ", adjusted with the size" : "");
+    }
+    dram_values(ms);
+    /* the elision threshold is the CPU's, from its nominal L3 */
+    const machine_t *bm = ms->base;
+    if (bm->elide_enabled && bm->elide_threshold_fraction > 0) {
+        uint64_t lvl = bm->elide_threshold_level == 1   ? ms->l1_bytes
+                       : bm->elide_threshold_level == 2 ? ms->l2_bytes
+                                                        : ms->l3_nominal_bytes;
+        uint64_t t = (uint64_t)(bm->elide_threshold_fraction * (double)lvl);
+        unit_format_size(t, v, sizeof v);
+        unit_format_size(lvl, b, sizeof b);
+        measure_i_value(ms, "string.elide.threshold", v,
+                        "%s: %s's %g x the nominal L%u (%s), the CPU's own size, not a share",
+                        ms->same_silicon ? "structural" : "assumed", ms->base_name,
+                        bm->elide_threshold_fraction, bm->elide_threshold_level, b);
+        measure_i_value(ms, "string.elide.threshold_fraction", "", "%s", "");
+    }
+
+    /* memset: this host's C library */
+    machine_t *hm = malloc(sizeof *hm);
+    if (hm) {
+        *hm = *ms->base;
+        hm->isa = h->isa;
+        hm->features = h->features;
+        snprintf(hm->vendor, sizeof hm->vendor, "%s", h->vendor);
+        hm->family = h->family;
+        hm->model = h->model;
+        hm->l2.size_bytes = ms->l2_bytes;
+        if (h->line_zero_bytes)
+            hm->zva_block_bytes = h->line_zero_bytes;
+        char why[200];
+        if (libc_memset_policy(ms->libc.libc, hm, ms->l3_nominal_bytes, &ms->memset, why,
+                               sizeof why) == 0) {
+            libc_memset_t *p = &ms->memset;
+            if (ms->libc.have_stosb && p->rep_stosb_bytes && h->isa == MACHINE_ISA_X86_64) {
+                p->rep_stosb_bytes = ms->libc.stosb_above_bytes + 1;
+                snprintf(p->rep_stosb_why, sizeof p->rep_stosb_why,
+                         "%.120s: rep_stosb_threshold=0x%llx, rep stosb above it", ms->libc.how,
+                         (unsigned long long)ms->libc.stosb_above_bytes);
+            }
+            if (ms->libc.have_memset_nt && p->nt_bytes) {
+                p->nt_bytes = ms->libc.memset_nt_bytes;
+                snprintf(p->nt_why, sizeof p->nt_why,
+                         "%.120s: memset_non_temporal_threshold=0x%llx", ms->libc.how,
+                         (unsigned long long)ms->libc.memset_nt_bytes);
+            }
+            snprintf(v, sizeof v, "%u", p->vector_bytes);
+            measure_i_value(ms, "libc.memset.vector", v, "detected: %s: %s", ms->libc.libc,
+                            p->vector_why);
+            unit_format_size(p->rep_stosb_bytes, v, sizeof v);
+            measure_i_value(ms, "libc.memset.rep_stosb_threshold", p->rep_stosb_bytes ? v : "0",
+                            "detected: %s: %s", ms->libc.libc, p->rep_stosb_why);
+            unit_format_size(p->nt_bytes, v, sizeof v);
+            measure_i_value(ms, "libc.memset.nt_threshold", p->nt_bytes ? v : "0",
+                            "detected: %s: %s", ms->libc.libc, p->nt_why);
+            unit_format_size(p->zva_bytes, v, sizeof v);
+            measure_i_value(ms, "libc.memset.zva_threshold", p->zva_bytes ? v : "0",
+                            "detected: %s: %s", ms->libc.libc, p->zva_why);
+            measure_i_value(ms, "libc.memset.mops", p->mops ? "true" : "false", "detected: %s: %s",
+                            ms->libc.libc, p->mops_why);
+        }
+        free(hm);
+    }
+}
+
+/* ------------------------------------------------------------ the fit */
+
+static machine_t *load_values(measure_t *ms, char *err, size_t errlen)
+{
+    detect_extra_t x = {.values = ms->v, .n_values = ms->nv, .skip_top = "microbench"};
+    char *text = detect_machine_yaml_ex(&ms->h, FIT_NAME, ms->base_path, NULL, &x, err, errlen);
+    if (!text)
+        return NULL;
+    machine_t *m = cfg_machine_load_string(text, strlen(text), FIT_NAME ".yaml", err, errlen);
+    free(text);
+    return m;
+}
+
+/* A figure's rate in bytes per cycle at the measured clock, times mult; 0
+ * when it was not run. */
+static double fig_bpc(measure_t *ms, const char *id, double mult)
+{
+    const measure_fig_t *f = fig(ms, id);
+    return f && ms->clock_ghz > 0 ? f->mb.value * 1073741824.0 / 1e9 / ms->clock_ghz * mult : 0;
+}
+
+/* A figure's rate in its kernel's instructions per cycle (loads or stores of
+ * width_bytes each); 0 when the figure or the width is unknown. */
+static double fig_ops_per_cycle(measure_t *ms, const char *id)
+{
+    const measure_fig_t *f = fig(ms, id);
+    if (!f)
+        return 0;
+    const kern_info_t *k = kern_find(f->mb.function);
+    const kern_bench_t *b = k ? NULL : kern_bench_find(f->mb.function);
+    uint32_t w = k ? k->width_bytes : b ? b->width_bytes : 0;
+    return w ? fig_bpc(ms, id, 1) / w : 0;
+}
+
+/* The time of one call (chunk) or page of a figure in ns; 0 when not run. */
+static double fig_ns(measure_t *ms, const char *id)
+{
+    const measure_fig_t *f = fig(ms, id);
+    if (!f || f->mb.value <= 0)
+        return 0;
+    uint64_t unit = f->mb.chunk_bytes ? f->mb.chunk_bytes : f->mb.size_bytes;
+    return (double)unit / (f->mb.value * 1073741824.0) * 1e9;
+}
+
+/* Lines in flight that a rate (bytes/cycle) at a latency (ns) needs. */
+static double in_flight(const measure_t *ms, double bpc, const measure_fig_t *lat)
+{
+    return lat ? bpc * lat->mb.value * ms->clock_ghz / 64.0 : 0;
+}
+
+/* A fitted key's start: where a figure bounds the key (a bandwidth at
+ * least the rate it carries, miss slots at least the lines in flight that
+ * Little's law asks for), that; else the base's value; else a start from
+ * the figures. A start near the answer keeps the fit off plateaus where the
+ * key does not yet bind. */
+static double start_value(measure_t *ms, const machine_t *m, const cfg_key_t *k)
+{
+    const char *p = k->path;
+    double v = 0;
+    if (!strcmp(p, "core.load_bandwidth"))
+        v = fig_bpc(ms, "load-l1", 1);
+    else if (!strcmp(p, "core.store_bandwidth"))
+        v = fig_bpc(ms, "store-l1", 1);
+    else if (!strcmp(p, "core.stores_per_cycle")) /* the narrow stores bound by their count */
+        v = fig_ops_per_cycle(ms, "store-l1-narrow");
+    else if (!strcmp(p,
+                     "core.insns_per_cycle")) /* the narrow loads and about 1/4 more: their loop */
+        v = 1.25 * fig_ops_per_cycle(ms, "load-l1-narrow");
+    else if (!strcmp(p, "l2.bandwidth")) /* the slower stream: where the level binds first */
+        v = fmin(fig_bpc(ms, "store-l2", 1), fig_bpc(ms, "load-l2", 1));
+    else if (!strcmp(p, "l3.bandwidth"))
+        v = fmin(fig_bpc(ms, "store-l3", 1), fig_bpc(ms, "load-l3", 1));
+    else if (!strcmp(p, "memory.read_bandwidth"))
+        v = fig_bpc(ms, "load-dram", 1);
+    else if (!strcmp(p, "memory.combined_bandwidth"))
+        v = fig_bpc(ms, "copy-dram", 3);
+    else if (!strcmp(p, "memory.write_bandwidth")) /* non-temporal lines go to memory at any size */
+        v = fig_bpc(ms, "ntstore-l1", 1);
+    else if (!strcmp(p, "l1.mshrs")) /* the DRAM stream's lines in flight, if no prefetch */
+        v = fmax(ceil(2 * in_flight(ms, fig_bpc(ms, "load-l2", 1), fig(ms, "lat-l2"))),
+                 ceil(in_flight(ms, fig_bpc(ms, "load-dram", 1), fig(ms, "lat-dram"))));
+    else if (!strcmp(p, "l2.mshrs"))
+        v = ceil(1.5 * in_flight(ms, fig_bpc(ms, "load-dram", 1), fig(ms, "lat-dram")));
+    else if (!strcmp(p, "line_zero.buffers")) /* a write is acknowledged in about half a read */
+        v = ceil(0.5 * in_flight(ms, fig_bpc(ms, "linezero-l1", 1), fig(ms, "lat-dram")));
+    else if (!strcmp(p, "memory.write_latency")) /* a short fenced call is mostly its drain */
+        v = fig_ns(ms, "fence-nt-256B");
+    else if (!strcmp(p, "memory.latency"))
+        v = fig(ms, "lat-dram") ? fig(ms, "lat-dram")->mb.value : 0;
+    else if (!strcmp(p, "core.line_zero_cycles") && fig_bpc(ms, "linezero-l1", 1) > 0)
+        v = 64 / fig_bpc(ms, "linezero-l1", 1);
+    else if (!strcmp(p, "os.fault_4k")) /* a fault's time, its clear included */
+        v = fig_ns(ms, "fault-4k") / 256;
+    else if (!strcmp(p, "os.fault_2m"))
+        v = fig_ns(ms, "fault-2m") / 2;
+    if (v > 0 && v >= k->min && v <= k->max)
+        return v;
+    cfg_key_get(m, k, &v);
+    if (v > 0)
+        return v;
+    if (!strcmp(p, "memory.write_latency"))
+        return m->mem_latency_ns / 4;
+    if (!strcmp(p, "tlb.walk"))
+        return m->l2.latency_cycles;
+    return 1;
+}
+
+static bool stage_has(const measure_t *ms, unsigned stage, const char *key)
+{
+    /* keys that need a figure of their own */
+    const char *need = !strcmp(key, "line_zero.buffers") || !strcmp(key, "core.line_zero_cycles") ||
+                               !strcmp(key, "memory.zero_write_fraction")
+                           ? "linezero-l1"
+                       : !strcmp(key, "string.bytes_per_cycle") ? "string-l1"
+                       : !strcmp(key, "os.fault_2m")            ? "fault-2m"
+                       : !strcmp(key, "os.populate_fraction")   ? "fault-4k-populate"
+                                                                : NULL;
+    (void)stage;
+    if (!need)
+        return true;
+    const measure_fig_t *f = measure_i_fig((measure_t *)ms, need);
+    return f && !f->skipped;
+}
+
+/* Add the figures of `only` (0: every stage) and their keys to d. */
+static int build_data(measure_t *ms, const machine_t *m, unsigned only, cal_data_t *d, char *err,
+                      size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    snprintf(d->machine, sizeof d->machine, "%s", FIT_NAME);
+    snprintf(d->path, sizeof d->path, "(detect --measure)");
+    size_t per_stage[MEASURE_STAGES + 1] = {0};
+    for (size_t i = 0; i < ms->n; i++) {
+        const measure_fig_t *f = &ms->f[i];
+        if (f->skipped || !f->stage || (only && f->stage != only) || d->n_cases == CAL_CASES_MAX)
+            continue;
+        cal_case_t *c = &d->cases[d->n_cases];
+        snprintf(c->id, sizeof c->id, "%s", f->mb.id);
+        c->fit = true;
+        snprintf(c->source, sizeof c->source, "%s", f->mb.source);
+        if (mb_args(&f->mb, c->args, sizeof c->args) || mb_spec(&f->mb, m, &c->spec, err, errlen))
+            return -1;
+        snprintf(c->metric, sizeof c->metric, "%s",
+                 f->mb.metric == MACHINE_MB_NS_PER_LOAD ? "ns_per_load" : "gbps");
+        c->value = f->mb.value;
+        c->stage = f->stage;
+        d->n_cases++;
+        per_stage[f->stage]++;
+    }
+    for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++) {
+        unsigned st = stages[s].stage;
+        if (only && st != only)
+            continue;
+        size_t room = per_stage[st];
+        for (size_t j = 0; j < 6 && stages[s].keys[j] && room; j++) {
+            const char *path = stages[s].keys[j];
+            const cfg_key_t *k = cfg_key_find(path);
+            if (!k || !stage_has(ms, st, path))
+                continue;
+            cal_key_t *ck = &d->keys[d->n_keys++];
+            ck->key = k;
+            ck->stage = st;
+            double v0 = start_value(ms, m, k);
+            bool share = !strcmp(path, "memory.zero_write_fraction") ||
+                         !strcmp(path, "os.populate_fraction");
+            ck->lo = share ? 0.02 : v0 / FIT_RANGE;
+            ck->hi = share ? 1.0 : v0 * FIT_RANGE;
+            if (ck->lo < k->min)
+                ck->lo = k->min;
+            if (ck->hi > k->max)
+                ck->hi = k->max;
+            room--;
+        }
+    }
+    return 0;
+}
+
+/* The start values inside the bounds (a key the base left at 0). */
+static int set_starts(measure_t *ms, machine_t *m, const cal_data_t *d, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < d->n_keys; i++) {
+        const cal_key_t *k = &d->keys[i];
+        double v = start_value(ms, m, k->key);
+        if (v <= k->lo || v >= k->hi)
+            v = k->hi <= 1 ? (k->lo + k->hi) / 2 : sqrt(k->lo * k->hi);
+        if (cfg_key_set(m, k->key, v, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+static void record_fit(measure_t *ms, const machine_t *m, const cal_data_t *d,
+                       const cal_result_t *res)
+{
+    for (size_t i = 0; i < d->n_keys; i++) {
+        const cal_key_t *k = &d->keys[i];
+        char ids[256] = "", v[64], sig[64];
+        for (size_t j = 0; j < d->n_cases; j++) {
+            if (d->cases[j].stage != k->stage)
+                continue;
+            size_t o = strlen(ids);
+            snprintf(ids + o, sizeof ids - o, "%s%s", o ? ", " : "", d->cases[j].id);
+        }
+        double val = 0;
+        cfg_key_get(m, k->key, &val);
+        fmt_key(k->key->path, val, v, sizeof v);
+        fmt_key(k->key->path, res->sigma[i], sig, sizeof sig);
+        bool edge = val <= k->lo * 1.001 || val >= k->hi * 0.999;
+        measure_i_value(ms, k->key->path, v, "fitted: stage %u to %s (+- %s)%s", k->stage, ids,
+                        isfinite(res->sigma[i]) ? sig : "?",
+                        edge ? "; at the bound of its range" : "");
+    }
+}
+
+/* The startup table from the startup figures (see Notes). */
+static int derive_startup(measure_t *ms, machine_t *m, char *err, size_t errlen)
+{
+    static const char *const ids[] = {"startup-64B", "startup-256B", "startup-1KiB",
+                                      "startup-4KiB"};
+    machine_point_t pts[4];
+    uint32_t n = 0;
+    machine_t *zero = malloc(sizeof *zero);
+    run_result_t *r = malloc(sizeof *r);
+    if (!zero || !r) {
+        free(zero);
+        free(r);
+        return errbuf_set(err, errlen, "out of memory");
+    }
+    *zero = *m;
+    zero->n_startup = 0;
+    int rc = 0;
+    for (size_t i = 0; i < 4 && rc == 0; i++) {
+        const measure_fig_t *f = fig(ms, ids[i]);
+        if (!f)
+            continue;
+        wl_spec_t s;
+        run_opts_t o;
+        run_opts_init(&o);
+        if (mb_spec(&f->mb, zero, &s, err, errlen) || run_predict(zero, &s, &o, r, err, errlen)) {
+            rc = -1;
+            break;
+        }
+        double calls = (double)wl_measured_bytes(&s) / (double)f->mb.chunk_bytes;
+        double meas_cycles = (double)wl_measured_bytes(&s) / (f->mb.value * 1073741824.0) * 1e9 *
+                             m->freq_ghz / calls;
+        double model_cycles = r->seconds * 1e9 * m->freq_ghz / calls;
+        double extra = meas_cycles - model_cycles;
+        pts[n].len_bytes = f->mb.chunk_bytes;
+        pts[n].cycles = extra > 0 ? extra : 0;
+        n++;
+    }
+    free(zero);
+    free(r);
+    if (rc || n == 0)
+        return rc;
+    m->n_startup = n;
+    memcpy(m->startup, pts, n * sizeof pts[0]);
+    char v[160] = "[", one[64], len[32], ids_text[128] = "";
+    for (uint32_t i = 0; i < n; i++) {
+        unit_format_size(pts[i].len_bytes, len, sizeof len);
+        snprintf(one, sizeof one, "%s{len: %s, cost: %.1fcycles}", i ? ", " : "", len,
+                 pts[i].cycles);
+        strncat(v, one, sizeof v - strlen(v) - 2);
+    }
+    strncat(v, "]", sizeof v - strlen(v) - 1);
+    for (size_t i = 0; i < 4; i++) {
+        if (!fig(ms, ids[i]))
+            continue;
+        size_t o = strlen(ids_text);
+        snprintf(ids_text + o, sizeof ids_text - o, "%s%s", o ? ", " : "", ids[i]);
+    }
+    measure_i_value(ms, "string.startup", v,
+                    "measured: %s, each call's time beyond the model's without a startup",
+                    ids_text);
+    return 0;
+}
+
+int measure_fit(measure_t *ms, char *err, size_t errlen)
+{
+    direct_values(ms);
+    machine_t *m = load_values(ms, err, errlen);
+    if (!m)
+        return -1;
+    cal_data_t *d = malloc(sizeof *d);
+    cal_result_t *res = malloc(sizeof *res);
+    int rc = -1;
+    if (!d || !res) {
+        errbuf_set(err, errlen, "out of memory");
+        goto out;
+    }
+    bool log = ms->o.progress; /* a terminal: the progress line; else a line per evaluation */
+    if (build_data(ms, m, 0, d, err, errlen) || set_starts(ms, m, d, err, errlen) ||
+        cal_fit(m, d, ms->o.threads, log, ms->o.max_iter, res, err, errlen))
+        goto out;
+    record_fit(ms, m, d, res);
+    set_l2_latency(ms, m, m->l2.fill_bpc);
+    if (fig(ms, "string-l1")) {
+        /* the table, the string rate and call cost again with it, the table
+         * again at that rate */
+        if (derive_startup(ms, m, err, errlen) || build_data(ms, m, 9, d, err, errlen) ||
+            cal_fit(m, d, ms->o.threads, log, ms->o.max_iter, res, err, errlen))
+            goto out;
+        record_fit(ms, m, d, res);
+        if (derive_startup(ms, m, err, errlen))
+            goto out;
+    }
+    ms->fitted = true;
+    rc = 0;
+out:
+    free(d);
+    free(res);
+    cfg_machine_destroy(m);
+    return rc;
+}

@@ -1,0 +1,51 @@
+/*
+ * measure_impl.h - what the stages of `detect --measure` share: the
+ * measurement (suite, figures, values) and the calls between its files
+ * (measure.c: the suite and its native runs; measure_fit.c: values from the
+ * figures; measure_yaml.c: the machine file).
+ */
+#ifndef CLEARSIM_MEASURE_IMPL_H
+#define CLEARSIM_MEASURE_IMPL_H
+
+#include "sim/host/detect.h"
+#include "sim/host/host_libc.h"
+#include "sim/machine/libc.h"
+#include "sim/study/measure.h"
+
+#define MEASURE_VALUES_MAX 96
+#define MEASURE_STAGES     10
+
+struct measure {
+    host_info_t h;
+    measure_opts_t o;
+    char base_path[MACHINE_TEXT_MAX];
+    char base_why[MACHINE_TEXT_MAX];
+    char base_name[MACHINE_NAME_MAX];
+    bool same_silicon; /* the base describes this CPU: vendor, family and model */
+    machine_t *base;   /* the base file, loaded */
+    machine_t *from;   /* measure_use_figures: the file whose figures stand in for runs */
+    char date[32];     /* when the suite ran (UTC, ISO 8601) */
+    double clock_ghz;  /* median of the figures' clocks */
+    size_t n;
+    measure_fig_t f[MEASURE_FIGS_MAX];
+
+    /* the caches the suite found (phase 1) */
+    uint64_t l1_bytes, l2_bytes, l3_nominal_bytes, l3_eff_bytes;
+    char l3_how[320];
+
+    host_libc_t libc;
+    libc_memset_t memset;
+
+    /* the file's values (measure_fit) */
+    size_t nv;
+    detect_value_t v[MEASURE_VALUES_MAX];
+    bool fitted;
+};
+
+/* The figure called id, or NULL (skipped figures too). */
+measure_fig_t *measure_i_fig(measure_t *ms, const char *id);
+/* Set (or replace) the file's value for path, with its comment. */
+void measure_i_value(measure_t *ms, const char *path, const char *value, const char *comment_fmt,
+                     ...) __attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `clearsim detect --measure --figures FILE`: the fit of a measured machine
+# file, from figures kept in FILE (no native runs; a Zen 3 guest's figures
+# without the DRAM-scale ones, so that it takes seconds). The file it writes
+# loads, runs and checks; every value says where it came from; the values of
+# the stages that had figures are fitted, those of the stages without are
+# "not measured", not passed off as structural.
+source "$(dirname "$0")/common.bash"
+
+[[ $(uname -m) == x86_64 ]] || skip "the fixture's figures are x86-64 kernels (avx2, clzero, rep_stosb)"
+fx="$CLEARSIM_SOURCE_DIR/tests/fixtures/measure/zen3-guest-figures.yaml"
+out="$TMPD/fitted.yaml"
+
+cs detect --measure --figures "$fx" -o "$out" -q
+[[ $RC -eq 0 ]] || fail "detect --measure --figures: exit $RC"
+[[ ! -s "$OUT" ]] || fail "detect --measure -o: printed on stdout"
+grep -q '^name: fitted ' "$out" || fail "the name is not the file's base name"
+grep -q '^microbench:' "$out" || fail "the file does not keep its figures"
+
+# every value line names its origin
+bad=$(grep -E '^ *[a-z_0-9A-Z-]+: [^ #]' "$out" | grep -v -E '# (detected|measured|fitted|structural|not measured|unused|set by|assumed|clearsim check)' | grep -v -E '^ *- \{id:' || true)
+[[ -z $bad ]] || fail "values without their origin: $bad"
+
+# stage 1 had its four figures: fitted
+for key in stores_per_cycle insns_per_cycle load_bandwidth; do
+    grep -E "^  $key: " "$out" | grep -q '# fitted: stage 1 to load-l1' || fail "core.$key is not fitted in stage 1"
+done
+grep -E '^  latency: ' "$out" | head -1 | grep -q '# measured: lat-l1' || fail "l1.latency is not measured from lat-l1"
+# no DRAM figures: the memory path is not measured, and says so
+awk '/^memory:/{m=1; next} /^[a-z]/{m=0} m && /^  latency:/' "$out" | grep -q 'not measured: from .*no figure of this host determined it' ||
+    fail "memory.latency without a figure is not marked 'not measured'"
+grep -q "structural: from .*memory" "$out" && fail "a memory timing is marked structural"
+
+cs run --machine "$out" -s 1MB -q
+[[ $RC -eq 0 ]] || fail "run --machine <fitted file>: exit $RC"
+cs check "$out" -q --threads 2
+[[ $RC -eq 0 || $RC -eq 1 ]] || fail "check <fitted file>: exit $RC"
+grep -q '^summary: [0-9]* figures' "$OUT" || fail "check <fitted file>: no summary"
+grep -q '^lat-l1 ' "$OUT" || fail "check <fitted file>: lat-l1 is not checked"
+
+expect_error 2 "--measure" detect --figures "$fx"
+expect_error 1 "nosuch" detect --measure --figures "$TMPD/nosuch.yaml" -o "$TMPD/x.yaml"
+[[ ! -e "$TMPD/x.yaml" ]] || fail "a failed detect --measure left its output file"
+echo "PASS"
