@@ -45,7 +45,9 @@ const char *cfg_key_format(const cfg_key_t *k, double v, cfg_fmt_t how, char *bu
     default:
         break;
     }
-    if (yaml && unit)
+    if (yaml && unit && fabs(v) >= 1e4) /* whole units: %.4g would print 5e+04 */
+        snprintf(buf, len, "%.0f%s", v, unit);
+    else if (yaml && unit)
         snprintf(buf, len, "%.4g%s", v, unit);
     else if (yaml) /* a plain number (a fraction, a rate) */
         snprintf(buf, len, "%.6g", v);
