@@ -45,7 +45,9 @@ static char *header_text(const measure_t *ms, const char *command)
                "fitter, to the\n"
                "# microbenchmark figures of microbench: below ('# fitted: ...'). No clearing "
                "case of crosscheck's\n"
-               "# sweep and no clearing at DRAM scale entered the fit: those test it.\n");
+               "# sweep and no clearing at DRAM scale entered the fit: those test it. A timing no "
+               "figure\n"
+               "# determines says so ('# not measured: ...', with why).\n");
     fprintf(f,
             "# Values no microbenchmark observes (geometry past sysfs, prefetchers, policies, "
             "the kernel's\n"
