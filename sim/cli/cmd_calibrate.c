@@ -119,7 +119,7 @@ int cmd_calibrate_main(int argc, char **argv)
     a.threads = sysconf(_SC_NPROCESSORS_ONLN);
     a.max_iter = 12;
     char why[512];
-    cli_spec_t spec = {opts, keys, &a.point, on_option, &a};
+    cli_spec_t spec = {opts, keys, &a.point, on_option, &a, NULL};
     switch (cli_parse(argc, argv, &spec, why, sizeof why)) {
     case CLI_HELP:
         cmd_calibrate_usage(stdout);

@@ -73,44 +73,13 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
     }
 }
 
-/* Take the one argument that is not an option (nor an option's value) out
- * of argv; returns it, or NULL with argv unchanged when there is none. */
-static const char *take_positional(int *argc, char **argv, int *count)
-{
-    static const char *const with_value[] = {"--tolerance", "--threads", NULL};
-    const char *found = NULL;
-    int o = 1;
-    *count = 0;
-    for (int i = 1; i < *argc; i++) {
-        bool value_next = false;
-        for (int j = 0; with_value[j]; j++)
-            value_next |= strcmp(argv[i], with_value[j]) == 0;
-        if (value_next && i + 1 < *argc) {
-            argv[o++] = argv[i++];
-            argv[o++] = argv[i];
-            continue;
-        }
-        if (argv[i][0] != '-' || !argv[i][1]) {
-            (*count)++;
-            if (!found) {
-                found = argv[i];
-                continue;
-            }
-        }
-        argv[o++] = argv[i];
-    }
-    *argc = o;
-    return found;
-}
-
 int cmd_check_main(int argc, char **argv)
 {
     static const cli_opt_t opts[] = {CLI_O_TOLERANCE, CLI_O_THREADS, CLI_O_QUIET, CLI_O_END};
     check_args_t a = {0};
     char why[512];
-    int count;
-    const char *file = take_positional(&argc, argv, &count);
-    cli_spec_t spec = {opts, NULL, NULL, on_option, &a};
+    const char *file = NULL;
+    cli_spec_t spec = {opts, NULL, NULL, on_option, &a, &file};
     switch (cli_parse(argc, argv, &spec, why, sizeof why)) {
     case CLI_HELP:
         cmd_check_usage(stdout);
@@ -121,8 +90,8 @@ int cmd_check_main(int argc, char **argv)
         errorf("%s", why);
         return CMD_EXIT_USAGE;
     }
-    if (!file || count != 1) {
-        errorf("%s", file ? "give one machine FILE" : "missing the machine FILE to check");
+    if (!file) {
+        errorf("missing the machine FILE to check");
         return CMD_EXIT_USAGE;
     }
     machine_t *m = cmd_machine_open("check", file, a.quiet, NULL);

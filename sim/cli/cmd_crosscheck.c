@@ -144,7 +144,7 @@ int cmd_crosscheck_main(int argc, char **argv)
     a.ci_pct = 5;
     a.remeasure_s = 45;
     char why[512];
-    cli_spec_t spec = {opts, keys, &a.point, on_option, &a};
+    cli_spec_t spec = {opts, keys, &a.point, on_option, &a, NULL};
     switch (cli_parse(argc, argv, &spec, why, sizeof why)) {
     case CLI_HELP:
         cmd_crosscheck_usage(stdout);

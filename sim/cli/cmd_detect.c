@@ -154,7 +154,7 @@ int cmd_detect_main(int argc, char **argv)
                                      CLI_O_QUIET,   CLI_O_END};
     detect_args_t a = {.cpu = -1};
     char why_args[512];
-    cli_spec_t spec = {opts, NULL, NULL, on_option, &a};
+    cli_spec_t spec = {opts, NULL, NULL, on_option, &a, NULL};
     switch (cli_parse(argc, argv, &spec, why_args, sizeof why_args)) {
     case CLI_HELP:
         cmd_detect_usage(stdout);

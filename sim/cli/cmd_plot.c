@@ -210,7 +210,7 @@ int cmd_plot_main(int argc, char **argv)
     static const cli_opt_t opts[] = {CLI_O_INPUT, CLI_O_OUTPUT, CLI_O_KIND, CLI_O_TITLE, CLI_O_END};
     char err[ERR_LEN] = "";
     plot_args_t a = {.title = "", .kind = K_THROUGHPUT};
-    cli_spec_t spec = {opts, NULL, NULL, on_option, &a};
+    cli_spec_t spec = {opts, NULL, NULL, on_option, &a, NULL};
     switch (cli_parse(argc, argv, &spec, err, sizeof err)) {
     case CLI_HELP:
         cmd_plot_usage(stdout);

@@ -99,7 +99,7 @@ static int parse_args(int argc, char **argv, report_args_t *a, char *err, size_t
 {
     static const cli_opt_t opts[] = {CLI_O_MACHINES,   CLI_O_OUTPUT, CLI_O_JOBS,
                                      CLI_O_CHECK_FILE, CLI_O_QUIET,  CLI_O_END};
-    cli_spec_t spec = {opts, NULL, NULL, on_option, a};
+    cli_spec_t spec = {opts, NULL, NULL, on_option, a, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
     if (rc != CLI_OK)
         return rc;

@@ -128,7 +128,7 @@ static int parse_args(int argc, char **argv, sweep_args_t *a, char *err, size_t 
 {
     static const cli_opt_t opts[] = {CLI_O_SWEEP,  CLI_O_JOBS,   CLI_O_SHARD, CLI_O_OUTPUT,
                                      CLI_O_RESUME, CLI_O_FORMAT, CLI_O_QUIET, CLI_O_END};
-    cli_spec_t spec = {opts, cli_point_all, a->base, on_option, a};
+    cli_spec_t spec = {opts, cli_point_all, a->base, on_option, a, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
     if (rc != CLI_OK)
         return rc;

@@ -139,7 +139,7 @@ static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t e
     /* tune's own defaults for what it takes from the run point */
     a->point.spec.preempt = a->o.preempt;
     a->point.opts = a->o.run;
-    cli_spec_t spec = {opts, keys, &a->point, on_option, a};
+    cli_spec_t spec = {opts, keys, &a->point, on_option, a, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
     if (rc != CLI_OK)
         return rc;

@@ -217,6 +217,8 @@ int cli_parse(int argc, char **argv, const cli_spec_t *spec, char *err, size_t e
             return CLI_USAGE;
     }
     char a[80];
+    if (spec->positional && optind < argc)
+        *spec->positional = argv[optind++];
     if (optind < argc)
         return errbuf_set_rc(CLI_USAGE, err, errlen, "unexpected argument '%s'",
                              optval_shown(argv[optind], a, sizeof a));
@@ -278,7 +280,7 @@ int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errle
 {
     static const cli_opt_t opts[] = {CLI_O_FORMAT, CLI_O_OUTPUT, CLI_O_QUIET, CLI_O_END};
     run_init(out);
-    cli_spec_t spec = {opts, cli_point_all, &out->point, run_handler, out};
+    cli_spec_t spec = {opts, cli_point_all, &out->point, run_handler, out, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
     if (rc == CLI_OK && out->point.machine[0] == '\0')
         return errbuf_set_rc(CLI_USAGE, err, errlen,
@@ -316,7 +318,7 @@ int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t
     run_init(&out->run);
     out->repeat = NATIVE_REPEAT_DEFAULT;
     out->cpu = -1;
-    cli_spec_t spec = {opts, keys, &out->run.point, native_handler, out};
+    cli_spec_t spec = {opts, keys, &out->run.point, native_handler, out, NULL};
     return cli_parse(argc, argv, &spec, err, errlen);
 }
 
@@ -331,6 +333,6 @@ int cli_parse_list(int argc, char **argv, report_format_t *fmt, char *err, size_
 {
     static const cli_opt_t opts[] = {CLI_O_FORMAT, CLI_O_END};
     *fmt = REPORT_FMT_TEXT;
-    cli_spec_t spec = {opts, NULL, NULL, list_handler, fmt};
+    cli_spec_t spec = {opts, NULL, NULL, list_handler, fmt, NULL};
     return cli_parse(argc, argv, &spec, err, errlen);
 }

@@ -84,6 +84,8 @@ typedef struct cli_spec {
     run_point_t *point;            /* where those go (with point_keys) */
     cli_handler_fn handler;        /* the command's own options */
     void *ctx;
+    const char **positional; /* receives the one argument that is not an option (NULL: the
+                              * command takes none; it stays NULL when none is given) */
 } cli_spec_t;
 
 /* Every run point option (point_options), as a point_keys list. */

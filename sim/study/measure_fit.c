@@ -43,7 +43,7 @@ static const stage_keys_t stages[] = {
      {"core.load_bandwidth", "core.stores_per_cycle", "core.insns_per_cycle",
       "core.store_bandwidth"}},
     {2, {"l2.bandwidth"}},
-    {3, {"l3.bandwidth", "l3.latency"}}, /* together: a hit's time holds both */
+    {3, {"l3.bandwidth", "l3.latency"}}, /* together: a hit's time holds both (no stage 4) */
     {5, {"memory.latency", "tlb.walk"}},
     {6, {"memory.read_bandwidth", "memory.combined_bandwidth"}},
     {7, {"memory.write_bandwidth", "wc.buffers", "memory.write_latency"}},
@@ -71,6 +71,7 @@ static void fmt_key(const char *path, double v, char *buf, size_t len)
 
 static const measure_fig_t *fig(measure_t *ms, const char *id);
 static double fig_bpc(measure_t *ms, const char *id, double mult);
+static double in_flight(const measure_t *ms, double bpc, const measure_fig_t *lat);
 
 /* The memory path from the DRAM streams, each the rate that binds in it: a
  * load stream is one read per line (memory.read_bandwidth), a copy two
@@ -122,7 +123,7 @@ static void dram_values(measure_t *ms)
     cfg_key_format(bw, wr > 0 ? wr : bus, CFG_FMT_YAML, v, sizeof v);
     measure_i_value(ms, "memory.write_bandwidth", v, "(the start of stage 7: ntstore-l1)");
     if (lat) {
-        double lines = rd * lat->mb.value * ms->clock_ghz / 64.0;
+        double lines = in_flight(ms, rd, lat);
         snprintf(v, sizeof v, "%.0f", ceil(lines * 2));
         measure_i_value(ms, "l2.mshrs", v,
                         "measured: Little's law, load-dram %.2f GiB/s x lat-dram %.1f ns / 64 B "
@@ -379,11 +380,6 @@ static double start_value(measure_t *ms, const machine_t *m, const cfg_key_t *k)
         v = fig_bpc(ms, "copy-dram", 3);
     else if (!strcmp(p, "memory.write_bandwidth")) /* non-temporal lines go to memory at any size */
         v = fig_bpc(ms, "ntstore-l1", 1);
-    else if (!strcmp(p, "l1.mshrs")) /* the DRAM stream's lines in flight, if no prefetch */
-        v = fmax(ceil(2 * in_flight(ms, fig_bpc(ms, "load-l2", 1), fig(ms, "lat-l2"))),
-                 ceil(in_flight(ms, fig_bpc(ms, "load-dram", 1), fig(ms, "lat-dram"))));
-    else if (!strcmp(p, "l2.mshrs"))
-        v = ceil(1.5 * in_flight(ms, fig_bpc(ms, "load-dram", 1), fig(ms, "lat-dram")));
     else if (!strcmp(p, "line_zero.buffers")) /* a write is acknowledged in about half a read */
         v = ceil(0.5 * in_flight(ms, fig_bpc(ms, "linezero-l1", 1), fig(ms, "lat-dram")));
     else if (!strcmp(p, "memory.write_latency")) /* a short fenced call is mostly its drain */

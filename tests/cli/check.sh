@@ -75,5 +75,6 @@ grep -q 'no microbench' "$ERR" "$OUT" || fail "check without figures does not sa
 
 expect_error 2 "--tolerance" check "$f" --tolerance 2
 expect_error 2 "check" check
+expect_error 2 "unexpected argument" check "$f" "$f"
 expect_error 1 "nosuch" check "$TMPD/nosuch.yaml"
 echo "PASS"
