@@ -5,6 +5,9 @@
 # Usage: bash plots/make-examples.sh [CLEARSIM_BINARY]   (default: build/clearsim)
 # Needs gnuplot (bash .ci/setup installs gnuplot-nox). Takes a few minutes with
 # a Release build; set JOBS to change the threads used (default: nproc).
+# The images are predictions, so they have the inputs of docs/PREDICTIONS.md:
+# regenerate that first; docs/img/FINGERPRINT then records its fingerprint, and
+# tests/cli/predictions.sh fails when the images are older than the inputs.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,6 +17,8 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 command -v gnuplot >/dev/null || { echo "make-examples: gnuplot is missing" >&2; exit 1; }
 
 out=docs/img
+"$bin" report --check docs/PREDICTIONS.md >/dev/null ||
+    { echo "make-examples: docs/PREDICTIONS.md is out of date: regenerate it first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
@@ -38,4 +43,6 @@ machines=$("$bin" machines --format json |
 "$bin" plot --kind tuning -i "$tmp/tune.csv" -o "$out/tuning-zen3.png" \
     --title 'zen3-epyc-7j13: clearing + re-fetch of the whole region (dashed: clearing only)'
 
-echo "make-examples: wrote $out/throughput-zen3.png $out/machines.png $out/tuning-zen3.png"
+grep '^Inputs fingerprint: ' docs/PREDICTIONS.md >"$tmp/FINGERPRINT"
+mv "$tmp/FINGERPRINT" "$out/FINGERPRINT"
+echo "make-examples: wrote $out/throughput-zen3.png $out/machines.png $out/tuning-zen3.png $out/FINGERPRINT"

@@ -14,6 +14,12 @@
  * A data file's clock: key is parsed and its errors located; a case with a
  * clock of its own is predicted on the machine file loaded at that clock,
  * carrying the fitted keys' values (a per-second rate per second).
+ * calibrate --microbench: a machine file's own figures become the cases (a
+ * figure with a stage a fitting case, one without a validation case at the
+ * section's tolerance) and microbench.fit its keys, bounded start / range ..
+ * start x range within the key's own bounds; a chase over 8 MiB (16 x the
+ * fixture's L2) whose "measurement" is the model's own at 150 ns brings
+ * memory.latency back from 100 ns.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -30,6 +36,7 @@
 #include "sim/study/calibrate.h"
 #include "sim/machine/cfg.h"
 #include "sim/engine/run.h"
+#include "sim/study/microbench.h"
 
 static const char *const CASES =
     "cases:\n"
@@ -367,12 +374,90 @@ static void test_write_keeps_units(void **state)
     cfg_machine_destroy(m);
 }
 
+/* The minimal fixture with a microbench: section appended. */
+static machine_t *minimal_with(const char *section)
+{
+    char path[1024], text[8192], e[512] = "";
+    snprintf(path, sizeof(path), "%s/tests/fixtures/good/minimal.yaml", CLEARSIM_SOURCE_DIR);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[n] = 0;
+    strncat(text, section, sizeof(text) - strlen(text) - 1);
+    machine_t *m = cfg_machine_load_string(text, strlen(text), "minimal.yaml", e, sizeof e);
+    if (!m)
+        fail_msg("%s", e);
+    return m;
+}
+
+static void test_microbench_data(void **state)
+{
+    (void)state;
+    machine_t *m = minimal_with(
+        "microbench:\n"
+        "  tolerance: 0.05\n"
+        "  fit:\n"
+        "    - {key: memory.latency, stage: 1}\n"
+        "    - {key: l2.latency, stage: 2, range: 2}\n"
+        "  figures:\n"
+        "    - {id: lat-dram, workload: latency, function: chase, size: 8MiB, loops: 1,\n"
+        "       ns_per_load: 150, stage: 1, source: test}\n"
+        "    - {id: lat-l2, workload: latency, function: chase, size: 256KiB, ns_per_load: 7,\n"
+        "       stage: 2, source: test}\n"
+        "    - {id: lat-l1, workload: latency, function: chase, size: 16KiB, ns_per_load: 2,\n"
+        "       tolerance: 0.2, source: test}\n");
+    static cal_data_t d;
+    char err[512] = "";
+    if (mb_cal_data(m, &d, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(d.n_cases, 3);
+    assert_true(d.cases[0].fit && d.cases[0].stage == 1);
+    assert_true(d.cases[1].fit && d.cases[1].stage == 2);
+    assert_false(d.cases[2].fit); /* no stage: validation */
+    assert_string_equal(d.cases[0].metric, "ns_per_load");
+    assert_true(d.cases[0].tolerance == 0.05 && d.cases[2].tolerance == 0.2);
+    assert_int_equal(d.n_keys, 2);
+    /* memory.latency 100 ns: 100 / 16 is below the key's 10 ns floor */
+    assert_true(d.keys[0].lo == 10 && d.keys[0].hi == 1600 && d.keys[0].stage == 1);
+    /* l2.latency 12 cycles, range 2 */
+    assert_true(d.keys[1].lo == 6 && d.keys[1].hi == 24 && d.keys[1].stage == 2);
+
+    /* the figures: the model's own with memory.latency 150 ns, l2.latency 16 cycles */
+    set_key(m, "memory.latency", 150);
+    set_key(m, "l2.latency", 16);
+    static double truth[CAL_CASES_MAX];
+    if (cal_predict_all(m, &d, false, 2, truth, err, sizeof(err)))
+        fail_msg("%s", err);
+    for (size_t i = 0; i < d.n_cases; i++)
+        d.cases[i].value = truth[i];
+    set_key(m, "memory.latency", 100);
+    set_key(m, "l2.latency", 12);
+    static cal_result_t res;
+    if (cal_fit(m, &d, 2, false, 20, &res, err, sizeof(err)))
+        fail_msg("%s", err);
+    assert_true(fabs(get_key(m, "memory.latency") / 150 - 1) < 0.01);
+    assert_true(fabs(get_key(m, "l2.latency") / 16 - 1) < 0.01);
+    cfg_machine_destroy(m);
+
+    /* no key to fit */
+    m = minimal_with("microbench: {figures: [{id: a, workload: latency, size: 8MiB, ns_per_load: "
+                     "150, source: x}]}\n");
+    assert_int_equal(mb_cal_data(m, &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "microbench.fit names no key to fit"));
+    cfg_machine_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_staged_fit_recovers), cmocka_unit_test(test_bad_stages),
-        cmocka_unit_test(test_data_clock),          cmocka_unit_test(test_case_clock),
-        cmocka_unit_test(test_write_keeps_units),   cmocka_unit_test(test_write_replaces_header),
+        cmocka_unit_test(test_staged_fit_recovers),
+        cmocka_unit_test(test_bad_stages),
+        cmocka_unit_test(test_microbench_data),
+        cmocka_unit_test(test_data_clock),
+        cmocka_unit_test(test_case_clock),
+        cmocka_unit_test(test_write_keeps_units),
+        cmocka_unit_test(test_write_replaces_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

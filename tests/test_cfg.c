@@ -141,7 +141,15 @@ static void test_graviton3(void **state)
     assert_int_equal(m->l3.sets, 32768);
     assert_int_equal(m->l2.mshrs, 92);
     assert_true(m->l1.latency_cycles == 4);
-    assert_true(m->mem_latency_ns == 120);
+    /* fitted by calibrate --microbench to lat-dram (120 ns): within a percent of it */
+    assert_true(fabs(m->mem_latency_ns / 120 - 1) < 0.01);
+    assert_int_equal(m->mb_boost, MACHINE_BOOST_OFF);
+    assert_true(m->n_mb >= 3 && m->n_mb_fit >= 2);
+    assert_string_equal(m->mb_fit[0].key, "l2.latency");
+    assert_int_equal(m->mb_fit[0].stage, 1);
+    assert_true(m->mb_fit[0].range == 16); /* the default */
+    assert_string_equal(m->mb[2].id, "lat-dram");
+    assert_int_equal(m->mb[2].stage, 2);
     assert_true(m->ws_enabled);
     assert_int_equal(m->ws_enter_lines, 64);    /* WS_THR_L2 4 KB / 64 B */
     assert_true(m->ws_l2_bytes == 16384);       /* WS_THR_L3 16 KB */
@@ -533,6 +541,38 @@ static const inline_case_t inline_cases[] = {
     {"microbench: {figures: [{id: a, workload: load, size: 64KiB, gbps: 1, source: x},\n"
      "  {id: a, workload: load, size: 1MiB, gbps: 1, source: x}]}\n",
      "microbench.figures[1].id: a: duplicate id (first at line 14)"},
+    /* calibrate --microbench: fit keys and stages */
+    {"microbench: {boost: on, fit: [{key: memory.latency, stage: 1}], figures: [\n"
+     "  {id: lat, workload: latency, size: 64MiB, ns_per_load: 120, stage: 1, source: x}]}\n",
+     NULL},
+    {"microbench: {boost: sometimes}\n", "microbench.boost: sometimes"},
+    {"microbench: {fit: [{key: memory.latncy, stage: 1}]}\n",
+     "inline.yaml:14:26: microbench.fit[0].key: memory.latncy: unknown key"},
+    {"microbench: {fit: [{key: l1.size, stage: 1}]}\n",
+     "microbench.fit[0].key: l1.size: not a fittable key"},
+    {"microbench: {fit: [{key: memory.latency, stage: 13}]}\n",
+     "microbench.fit[0].stage: 13: must be between 1 and 12"},
+    {"microbench: {fit: [{key: memory.latency, stage: 1.5}]}\n",
+     "microbench.fit[0].stage: 1.5: expected a whole number"},
+    {"microbench: {fit: [{key: memory.latency}]}\n",
+     "microbench.fit[0].stage: (missing): required key not given"},
+    {"microbench: {fit: [{key: memory.latency, stage: 1, rnage: 2}]}\n",
+     "microbench.fit[0].rnage: 2: unknown key 'rnage'"},
+    {"microbench: {fit: [{key: memory.latency, stage: 1}, {key: memory.latency, stage: 2}]}\n",
+     "microbench.fit[1].key: memory.latency: duplicate key (first at line 14)"},
+    /* a key whose stage no figure has, and a figure whose stage fits no key */
+    {"microbench: {fit: [{key: memory.latency, stage: 2}], figures: [\n"
+     "  {id: lat, workload: latency, size: 64MiB, ns_per_load: 120, stage: 1, source: x}]}\n",
+     "inline.yaml:14:19: microbench.fit: (sequence): key 'memory.latency' (line 14) is fitted in "
+     "stage 2, but no figure has stage: 2"},
+    {"microbench: {fit: [{key: memory.latency, stage: 1}, {key: l2.latency, stage: 3}],\n"
+     "  figures: [{id: lat, workload: latency, size: 64MiB, ns_per_load: 120, stage: 1,\n"
+     "  source: x}]}\n",
+     "key 'l2.latency' (line 14) is fitted in stage 3, but no figure has stage: 3"},
+    {"microbench: {fit: [{key: memory.latency, stage: 1}], figures: [\n"
+     "  {id: lat, workload: latency, size: 64MiB, ns_per_load: 120, stage: 1, source: x},\n"
+     "  {id: l2, workload: latency, size: 512KiB, ns_per_load: 5, stage: 2, source: x}]}\n",
+     "figure 'l2' (line 16) has stage: 2, but microbench.fit fits no key in stage 2"},
 };
 
 static void test_inline(void **state)

@@ -22,6 +22,8 @@
 #define MACHINE_STARTUP_MAX   16
 #define MACHINE_PMU_MAX       24
 #define MACHINE_MB_MAX        64
+#define MACHINE_MB_FIT_MAX    24
+#define MACHINE_MB_STAGES     12 /* fit stages of `calibrate --microbench` (CAL_STAGES) */
 #define MACHINE_PMU_TERMS_MAX 6
 
 typedef enum machine_isa { MACHINE_ISA_X86_64 = 0, MACHINE_ISA_ARM64 = 1 } machine_isa_t;
@@ -113,8 +115,24 @@ typedef struct machine_mb {
     machine_mb_metric_t metric;
     double value;     /* in the metric's unit */
     char source[256]; /* where the figure comes from: a tag and the SKU, or "measured: ..." */
+    uint32_t stage;   /* `calibrate --microbench`: the fit stage it is a target of, 0: none */
     uint32_t line;    /* 1-based line of the figure in the file (messages) */
 } machine_mb_t;
+
+/* A key `calibrate --microbench` fits to the figures of its stage
+ * (microbench.fit: [{key, stage, range}]). */
+typedef struct machine_mb_fit {
+    char key[64];   /* a fittable key's dotted path */
+    uint32_t stage; /* fitted to the figures of this stage */
+    double range;   /* bounds: start / range .. start x range (within the key's own) */
+    uint32_t line;  /* 1-based line in the file (messages) */
+} machine_mb_fit_t;
+
+typedef enum machine_boost {
+    MACHINE_BOOST_UNKNOWN = 0, /* the source does not say */
+    MACHINE_BOOST_ON,
+    MACHINE_BOOST_OFF,
+} machine_boost_t;
 
 /* One point of the string-op startup table (string.startup: [{len, cost}]). */
 typedef struct machine_point {
@@ -257,8 +275,11 @@ typedef struct machine {
     /* microbenchmark figures (microbench.*) */
     double mb_clock_ghz; /* microbench.clock: the core clock the figures hold at (0: core.freq) */
     double mb_tolerance; /* microbench.tolerance: relative error `clearsim check` allows */
+    machine_boost_t mb_boost; /* microbench.boost: whether the figures ran with boost on */
     uint32_t n_mb;
     machine_mb_t mb[MACHINE_MB_MAX];
+    uint32_t n_mb_fit;
+    machine_mb_fit_t mb_fit[MACHINE_MB_FIT_MAX];
 
     /* perf event mapping (pmu:) */
     uint32_t n_pmu;

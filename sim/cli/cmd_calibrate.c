@@ -23,6 +23,7 @@
 #include "sim/cli/options.h"
 #include "sim/cli/cmd_common.h"
 #include "sim/study/calibrate.h"
+#include "sim/study/microbench.h"
 #include "sim/machine/cfg.h"
 #include "sim/cli/commands.h"
 #include "sim/output/summary.h"
@@ -33,18 +34,24 @@
 
 void cmd_calibrate_usage(FILE *out)
 {
-    fputs("usage: clearsim calibrate --machine NAME|PATH|host --data FILE [--out FILE] [options]\n"
+    fputs("usage: clearsim calibrate --machine NAME|PATH|host --data FILE|--microbench\n"
+          "                          [--out FILE] [options]\n"
           "\n"
           "Fit the machine's fittable timing parameters (configs/README.md) to the measured\n"
-          "cases of a calibration data file (data/calibration/*.yaml), by GSL nonlinear\n"
-          "least squares on relative errors. Prints every case measured / before / after,\n"
-          "the error on the fitting and on the validation set, and each parameter with its\n"
-          "uncertainty; --out writes the calibrated machine file (comments kept, a header\n"
-          "records the data and this command).\n"
+          "cases of a calibration data file (data/calibration/*.yaml), or with --microbench\n"
+          "to the machine file's own microbenchmark figures, by GSL nonlinear least squares\n"
+          "on relative errors. Prints every case measured / before / after, the error on\n"
+          "the fitting and on the validation set, and each parameter with its uncertainty;\n"
+          "--out writes the calibrated machine file (comments kept, a header records the\n"
+          "data and this command).\n"
           "\n"
           "  --machine NAME|PATH|host  machine file to start from ('host': the bundled\n"
           "                            file that matches this CPU)\n"
           "  --data FILE               calibration data (cases, sources, keys to fit)\n"
+          "  --microbench              fit the keys of the file's microbench.fit to its\n"
+          "                            figures: stage N to the figures with stage: N; the\n"
+          "                            figures without a stage are the validation set\n"
+          "                            (docs/ADDING-A-MACHINE.md)\n"
           "  --out FILE                write the calibrated machine file here (atomically)\n"
           "  --check                   predict and compare only; exit 1 when a case with a\n"
           "                            tolerance is outside it\n"
@@ -77,7 +84,7 @@ static void summary(const cal_data_t *d, const double *pred, const char *label)
 typedef struct cal_args {
     run_point_t point; /* --machine */
     const char *data, *outp;
-    bool check, quiet;
+    bool check, quiet, microbench;
     long threads, max_iter;
 } cal_args_t;
 
@@ -93,6 +100,9 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
         return optval_text(opt, arg, "a file name", &a->outp, err, errlen);
     case CLI_O_CHECK:
         a->check = true;
+        return 0;
+    case CLI_O_MICROBENCH:
+        a->microbench = true;
         return 0;
     case CLI_O_QUIET:
         a->quiet = true;
@@ -110,8 +120,8 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
 
 int cmd_calibrate_main(int argc, char **argv)
 {
-    static const cli_opt_t opts[] = {CLI_O_DATA,     CLI_O_OUT,   CLI_O_CHECK, CLI_O_THREADS,
-                                     CLI_O_MAX_ITER, CLI_O_QUIET, CLI_O_END};
+    static const cli_opt_t opts[] = {CLI_O_DATA,    CLI_O_MICROBENCH, CLI_O_OUT,   CLI_O_CHECK,
+                                     CLI_O_THREADS, CLI_O_MAX_ITER,   CLI_O_QUIET, CLI_O_END};
     static const char *const keys[] = {"machine", NULL};
     static cal_args_t a;
     memset(&a, 0, sizeof a);
@@ -134,8 +144,9 @@ int cmd_calibrate_main(int argc, char **argv)
                *outp = a.outp;
     bool check = a.check, quiet = a.quiet;
     long threads = a.threads, max_iter = a.max_iter;
-    if (!machine || !data) {
-        errorf("--machine and --data are required; see 'clearsim calibrate --help'");
+    if (!machine || (!data) == (!a.microbench)) {
+        errorf("--machine and one of --data and --microbench are required; see 'clearsim "
+               "calibrate --help'");
         return CMD_EXIT_USAGE;
     }
     if (check && outp) {
@@ -150,7 +161,19 @@ int cmd_calibrate_main(int argc, char **argv)
     const char *path = pick.path;
     char ce[512] = "";
     char err[512];
-    cal_data_t *d = cal_load(data, m, err, sizeof(err));
+    cal_data_t *d = NULL;
+    if (a.microbench) {
+        d = malloc(sizeof *d);
+        if (!d)
+            snprintf(err, sizeof err, "out of memory");
+        else if (mb_cal_data(m, d, err, sizeof err)) {
+            free(d);
+            d = NULL;
+        }
+        data = "microbench:";
+    } else {
+        d = cal_load(data, m, err, sizeof(err));
+    }
     if (!d) {
         errorf("%s", err);
         cfg_machine_destroy(m);
@@ -229,8 +252,12 @@ int cmd_calibrate_main(int argc, char **argv)
     }
     if (outp) {
         char cmd[3 * POINT_MACHINE_ARG_MAX];
-        snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --data %s --out %s", machine,
-                 data, outp);
+        if (a.microbench)
+            snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --microbench --out %s",
+                     machine, outp);
+        else
+            snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --data %s --out %s",
+                     machine, data, outp);
         if (cal_write_yaml(path, outp, m, d, &res, cmd, err, sizeof(err))) {
             errorf("%s", err);
             rc = CMD_EXIT_RUNTIME;

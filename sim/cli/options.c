@@ -50,6 +50,7 @@ static const struct {
     {CLI_O_CHECK_FILE, "check", 0, true},
     {CLI_O_CHECK, "check", 0, false},
     {CLI_O_DATA, "data", 0, true},
+    {CLI_O_MICROBENCH, "microbench", 0, false},
     {CLI_O_OUT, "out", 0, true},
     {CLI_O_THREADS, "threads", 0, true},
     {CLI_O_MAX_ITER, "max-iter", 0, true},

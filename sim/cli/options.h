@@ -53,6 +53,7 @@ typedef enum cli_opt {
     CLI_O_CHECK_FILE, /* --check FILE (report) */
     CLI_O_CHECK,      /* --check (calibrate) */
     CLI_O_DATA,
+    CLI_O_MICROBENCH, /* --microbench (calibrate) */
     CLI_O_OUT,
     CLI_O_THREADS,
     CLI_O_MAX_ITER,

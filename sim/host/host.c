@@ -470,6 +470,31 @@ static void detect_perf(host_info_t *h)
     h->perf_counters = true;
 }
 
+/* ------------------------------------------------------------------ boost */
+
+/* Boost (turbo) from cpufreq: the generic boost switch (acpi-cpufreq, AMD),
+ * or intel_pstate's no_turbo (inverted). A guest usually has neither. */
+static void detect_boost(host_info_t *h)
+{
+    static const struct {
+        const char *path;
+        bool inverted;
+    } src[] = {{"/sys/devices/system/cpu/cpufreq/boost", false},
+               {"/sys/devices/system/cpu/intel_pstate/no_turbo", true},
+               {"/sys/devices/system/cpu/amd_pstate/cpb_boost", false}};
+    char buf[16];
+    h->boost = -1;
+    snprintf(h->boost_how, sizeof h->boost_how, "no cpufreq boost control is visible%s",
+             h->hypervisor ? " (a guest)" : "");
+    for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+        if (read_line(src[i].path, buf, sizeof buf) != 0 || (buf[0] != '0' && buf[0] != '1'))
+            continue;
+        h->boost = (buf[0] == '1') != src[i].inverted;
+        snprintf(h->boost_how, sizeof h->boost_how, "%s = %c", src[i].path, buf[0]);
+        return;
+    }
+}
+
 /* ------------------------------------------------------------- huge pages */
 
 static void detect_pages(host_info_t *h)
@@ -521,6 +546,7 @@ int host_detect(host_info_t *h, char *err, size_t errlen)
     detect_caches(h);
     detect_perf(h);
     detect_pages(h);
+    detect_boost(h);
 #if !defined(__x86_64__) && !defined(__aarch64__)
     errbuf_set(err, errlen, "unsupported host ISA: clearsim knows x86_64 and arm64");
     return -1;

@@ -67,7 +67,9 @@ typedef struct host_info {
 
     double core_ghz; /* measured core clock (host_measure_core_ghz), 0: not measured */
 
-    char thp_mode[16]; /* always | madvise | never | "" (unknown) */
+    char thp_mode[16];  /* always | madvise | never | "" (unknown) */
+    int boost;          /* 1 on, 0 off, -1 unknown (no cpufreq boost control: a guest) */
+    char boost_how[96]; /* the sysfs file it was read from, or why unknown */
     uint32_t n_hugepages;
     host_hugepages_t hugepages[HOST_HUGEPAGE_SIZES_MAX]; /* ascending page size */
 } host_info_t;

@@ -54,6 +54,7 @@ typedef enum cfg_type {
     CFG_T_STARTUP,
     CFG_T_PMU,
     CFG_T_MICROBENCH,
+    CFG_T_MBFIT,
     CFG_T_TIME_ANY
 } cfg_type_t;
 

@@ -160,6 +160,8 @@ static const char *type_unit(const cfg_key_t *k)
         return "mapping";
     case CFG_T_MICROBENCH:
         return "list of figures";
+    case CFG_T_MBFIT:
+        return "list of {key, stage, range}";
     }
     return "?";
 }
@@ -196,6 +198,7 @@ int cfg_keys_markdown(FILE *out)
         case CFG_T_FEATURES:
         case CFG_T_PMU:
         case CFG_T_MICROBENCH:
+        case CFG_T_MBFIT:
             snprintf(range, sizeof(range), "-");
             break;
         default:

@@ -127,6 +127,35 @@ static int check_littles_law(cfg_ctx_t *c)
                  need);
 }
 
+/* calibrate --microbench: every fit key's stage has a figure to fit it to,
+ * and every figure with a stage has a key that the stage fits. */
+static int check_mb_stages(cfg_ctx_t *c)
+{
+    const machine_t *m = c->m;
+    for (uint32_t i = 0; i < m->n_mb_fit; i++) {
+        const machine_mb_fit_t *k = &m->mb_fit[i];
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < m->n_mb; j++)
+            n += m->mb[j].stage == k->stage;
+        if (n == 0)
+            return failk(c, "microbench.fit",
+                         "key '%s' (line %u) is fitted in stage %u, but no figure has stage: %u",
+                         k->key, k->line, k->stage, k->stage);
+    }
+    for (uint32_t j = 0; j < m->n_mb; j++) {
+        const machine_mb_t *f = &m->mb[j];
+        bool any = false;
+        for (uint32_t i = 0; i < m->n_mb_fit && !any; i++)
+            any = m->mb_fit[i].stage == f->stage;
+        if (f->stage && !any)
+            return failk(c, "microbench.figures",
+                         "figure '%s' (line %u) has stage: %u, but microbench.fit fits no key "
+                         "in stage %u",
+                         f->id, f->line, f->stage, f->stage);
+    }
+    return 0;
+}
+
 int cfg_i_derive_and_check(cfg_ctx_t *c)
 {
     machine_t *m = c->m;
@@ -235,5 +264,7 @@ int cfg_i_derive_and_check(cfg_ctx_t *c)
     /* os */
     if (!is_pow2(m->max_order_pages))
         return failk(c, "os.max_order_pages", "must be a power of two");
+    if (check_mb_stages(c))
+        return -1;
     return check_littles_law(c);
 }

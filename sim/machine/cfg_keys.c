@@ -248,6 +248,12 @@ static const cfg_key_t keys[] = {
         "check` predicts them there"),
     KEY("microbench.tolerance", CFG_T_DOUBLE, mb_tolerance, DEF("0.10"), 0.001, 1, FIX, NULL,
         "relative error `clearsim check` allows between a figure and the model"),
+    KEY("microbench.boost", CFG_T_ENUM, mb_boost, DEF("unknown"), 0, 0, FIX, "unknown|on|off",
+        "whether the figures were measured with boost (turbo) on; with on, microbench.clock "
+        "is the clock the core held under it"),
+    KEY("microbench.fit", CFG_T_MBFIT, mb_fit, OPT, 0, 0, FIX, NULL,
+        "keys `clearsim calibrate --microbench` fits to the figures: [{key, stage, range}]; "
+        "stage N takes the figures with stage: N (docs/ADDING-A-MACHINE.md)"),
     KEY("microbench.figures", CFG_T_MICROBENCH, mb, OPT, 0, 0, FIX, NULL,
         "the machine's microbenchmark figures: [{id, workload, size, gbps | ns_per_load, "
         "source, ...}] (docs/MICROBENCH.md); `clearsim check` reproduces them"),

@@ -564,16 +564,16 @@ static int mb_number(cfg_ctx_t *c, yaml_node_t *v, const char *path, double lo, 
     return 0;
 }
 
-static int parse_mb_entry(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint32_t n)
+/* The values of mapping e (entry n of the sequence at k) by name into val[]
+ * (names NULL-terminated, val as long): an unknown name (with the nearest
+ * one) or a name given twice is an error at its mark. */
+static int mb_fields(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint32_t n,
+                     const char *const *names, yaml_node_t **val)
 {
-    static const char *const names[] = {
-        "id",    "workload", "size",        "function", "chunk", "page",      "fill",
-        "loops", "gbps",     "ns_per_load", "source",   "fault", "tolerance", NULL};
     char tb[64], path[CFG_PATH_MAX];
-    machine_mb_t *f = &c->m->mb[n];
-    memset(f, 0, sizeof *f);
-    f->line = (uint32_t)e->start_mark.line + 1;
-    yaml_node_t *val[13] = {NULL};
+    size_t count = 0;
+    while (names[count])
+        count++;
     for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top; p++) {
         yaml_node_t *pk = yaml_document_get_node(c->doc, p->key);
         yaml_node_t *pv = yaml_document_get_node(c->doc, p->value);
@@ -581,13 +581,13 @@ static int parse_mb_entry(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint
             return cfg_i_fail(c, pk ? pk->start_mark : e->start_mark, k->path, "(complex key)",
                               "keys must be plain names");
         snprintf(path, sizeof(path), "%s[%u].%s", k->path, n, cfg_i_scalar(pk));
-        int i = 0;
-        while (names[i] && strcmp(names[i], cfg_i_scalar(pk)) != 0)
+        size_t i = 0;
+        while (i < count && strcmp(names[i], cfg_i_scalar(pk)) != 0)
             i++;
-        if (!names[i]) {
+        if (i == count) {
             char hint[CFG_PATH_MAX + 32], sb[CFG_PATH_MAX];
             snprintf(hint, sizeof hint, "%s", "");
-            if (cfg_i_suggest(cfg_i_scalar(pk), names, 13, sb, sizeof sb))
+            if (cfg_i_suggest(cfg_i_scalar(pk), names, count, sb, sizeof sb))
                 snprintf(hint, sizeof hint, " (did you mean '%s'?)", sb);
             return cfg_i_fail(c, pk->start_mark, path, cfg_i_node_text(pv, tb, sizeof(tb)),
                               "unknown key '%s'%s", cfg_i_scalar(pk), hint);
@@ -597,6 +597,52 @@ static int parse_mb_entry(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint
                               "duplicate key");
         val[i] = pv;
     }
+    return 0;
+}
+
+/* Each mapping of sequence v through parse (entry, index); the count in *n.
+ * what: what an entry is, for the messages. */
+static int mb_sequence(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *v, uint32_t max,
+                       const char *what,
+                       int (*parse)(cfg_ctx_t *, const cfg_key_t *, yaml_node_t *, uint32_t),
+                       uint32_t *count)
+{
+    char tb[64];
+    if (v->type != YAML_SEQUENCE_NODE)
+        return cfg_i_fail(c, v->start_mark, k->path, cfg_i_node_text(v, tb, sizeof(tb)),
+                          "expected a sequence of %s, got %s", what, cfg_i_node_kind(v));
+    uint32_t n = 0;
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++, n++) {
+        yaml_node_t *e = yaml_document_get_node(c->doc, *it);
+        char path[CFG_PATH_MAX];
+        snprintf(path, sizeof(path), "%s[%u]", k->path, n);
+        if (n == max)
+            return cfg_i_fail(c, e ? e->start_mark : v->start_mark, path,
+                              cfg_i_node_text(e, tb, sizeof(tb)), "more than %u entries", max);
+        if (!e || e->type != YAML_MAPPING_NODE)
+            return cfg_i_fail(c, e ? e->start_mark : v->start_mark, path,
+                              cfg_i_node_text(e, tb, sizeof(tb)),
+                              "each entry must be a mapping %s, not %s", what, cfg_i_node_kind(e));
+        if (parse(c, k, e, n))
+            return -1;
+    }
+    *count = n;
+    return 0;
+}
+
+static int parse_mb_entry(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint32_t n)
+{
+    static const char *const names[] = {
+        "id",   "workload",    "size",   "function", "chunk",     "page",  "fill", "loops",
+        "gbps", "ns_per_load", "source", "fault",    "tolerance", "stage", NULL};
+    char path[CFG_PATH_MAX];
+    machine_mb_t *f = &c->m->mb[n];
+    memset(f, 0, sizeof *f);
+    f->line = (uint32_t)e->start_mark.line + 1;
+    yaml_node_t *val[14] = {NULL};
+    if (mb_fields(c, k, e, n, names, val))
+        return -1;
 #define MBP(name) (snprintf(path, sizeof(path), "%s[%u].%s", k->path, n, name), path)
     for (int i = 0; i < 3; i++)
         if (!val[i])
@@ -631,6 +677,13 @@ static int parse_mb_entry(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint
     }
     if (val[12] && mb_number(c, val[12], MBP("tolerance"), 0.001, 1, &f->tolerance))
         return -1;
+    if (val[13]) {
+        if (mb_number(c, val[13], MBP("stage"), 1, MACHINE_MB_STAGES, &d) ||
+            (d != floor(d) && cfg_i_fail(c, val[13]->start_mark, path, cfg_i_scalar(val[13]),
+                                         "expected a whole number")))
+            return -1;
+        f->stage = (uint32_t)d;
+    }
     f->metric = val[8] ? MACHINE_MB_GBPS : MACHINE_MB_NS_PER_LOAD;
     if (mb_number(c, val[8] ? val[8] : val[9], MBP(val[8] ? "gbps" : "ns_per_load"), 1e-6, 1e6,
                   &f->value))
@@ -645,31 +698,56 @@ static int parse_mb_entry(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint
 
 static int parse_microbench(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *v)
 {
-    char tb[64];
-    if (v->type != YAML_SEQUENCE_NODE)
-        return cfg_i_fail(c, v->start_mark, k->path, cfg_i_node_text(v, tb, sizeof(tb)),
-                          "expected a sequence of figures {id, workload, size, gbps | "
-                          "ns_per_load, source}, got %s",
-                          cfg_i_node_kind(v));
-    uint32_t n = 0;
-    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
-         it++, n++) {
-        yaml_node_t *e = yaml_document_get_node(c->doc, *it);
-        char path[CFG_PATH_MAX];
-        snprintf(path, sizeof(path), "%s[%u]", k->path, n);
-        if (n == MACHINE_MB_MAX)
-            return cfg_i_fail(c, e ? e->start_mark : v->start_mark, path,
-                              cfg_i_node_text(e, tb, sizeof(tb)), "more than %d figures",
-                              MACHINE_MB_MAX);
-        if (!e || e->type != YAML_MAPPING_NODE)
-            return cfg_i_fail(c, e ? e->start_mark : v->start_mark, path,
-                              cfg_i_node_text(e, tb, sizeof(tb)),
-                              "each figure must be a mapping, not %s", cfg_i_node_kind(e));
-        if (parse_mb_entry(c, k, e, n))
-            return -1;
-    }
-    c->m->n_mb = n;
+    return mb_sequence(c, k, v, MACHINE_MB_MAX,
+                       "figures {id, workload, size, gbps | ns_per_load, source}", parse_mb_entry,
+                       &c->m->n_mb);
+}
+
+/* microbench.fit: a sequence of {key, stage, range}. */
+static int parse_mb_fit_entry(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *e, uint32_t n)
+{
+    static const char *const names[] = {"key", "stage", "range", NULL};
+    char path[CFG_PATH_MAX];
+    machine_mb_fit_t *f = &c->m->mb_fit[n];
+    memset(f, 0, sizeof *f);
+    f->line = (uint32_t)e->start_mark.line + 1;
+    yaml_node_t *val[3] = {NULL};
+    if (mb_fields(c, k, e, n, names, val))
+        return -1;
+#define FTP(name) (snprintf(path, sizeof(path), "%s[%u].%s", k->path, n, name), path)
+    for (int i = 0; i < 2; i++)
+        if (!val[i])
+            return cfg_i_fail(c, e->start_mark, FTP(names[i]), "(missing)",
+                              "required key not given");
+    if (mb_text(c, val[0], FTP("key"), f->key, sizeof f->key))
+        return -1;
+    const cfg_key_t *fk = cfg_key_find(f->key);
+    if (!fk || !fk->fittable)
+        return cfg_i_fail(c, val[0]->start_mark, path, f->key,
+                          fk ? "not a fittable key (configs/README.md, column fit)"
+                             : "unknown key");
+    double d;
+    if (mb_number(c, val[1], FTP("stage"), 1, MACHINE_MB_STAGES, &d))
+        return -1;
+    if (d != floor(d))
+        return cfg_i_fail(c, val[1]->start_mark, path, cfg_i_scalar(val[1]),
+                          "expected a whole number");
+    f->stage = (uint32_t)d;
+    f->range = 16;
+    if (val[2] && mb_number(c, val[2], FTP("range"), 1.01, 1000, &f->range))
+        return -1;
+    for (uint32_t j = 0; j < n; j++)
+        if (strcmp(c->m->mb_fit[j].key, f->key) == 0)
+            return cfg_i_fail(c, val[0]->start_mark, FTP("key"), f->key,
+                              "duplicate key (first at line %u)", c->m->mb_fit[j].line);
+#undef FTP
     return 0;
+}
+
+static int parse_mb_fit(cfg_ctx_t *c, const cfg_key_t *k, yaml_node_t *v)
+{
+    return mb_sequence(c, k, v, MACHINE_MB_FIT_MAX, "{key, stage, range}", parse_mb_fit_entry,
+                       &c->m->n_mb_fit);
 }
 
 static const char *type_expect(const cfg_key_t *k)
@@ -728,6 +806,8 @@ int cfg_i_parse_key(cfg_ctx_t *c, size_t i)
         return parse_pmu(c, k, v);
     case CFG_T_MICROBENCH:
         return parse_microbench(c, k, v);
+    case CFG_T_MBFIT:
+        return parse_mb_fit(c, k, v);
     default:
         break;
     }

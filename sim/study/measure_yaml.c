@@ -82,6 +82,9 @@ static char *tail_text(const measure_t *ms)
     fprintf(f, "microbench:\n");
     fprintf(f, "  clock: %.3fGHz", ms->clock_ghz);
     fprintf(f, "%*s# measured: the median clock of the figures\n", 22, "");
+    const char *boost = ms->h.boost > 0 ? "on" : ms->h.boost == 0 ? "off" : "unknown";
+    fprintf(f, "  boost: %s%*s# detected: %s\n", boost, (int)(26 - strlen(boost)), "",
+            ms->h.boost_how);
     fprintf(f, "  tolerance: %s%*s# clearsim check: a figure and the model agree within it\n",
             MEASURE_TOLERANCE, 25, "");
     fprintf(f, "  figures:\n");

@@ -138,3 +138,59 @@ int mb_check(const machine_t *m, unsigned threads, bool progress, mb_check_row_t
             return errbuf_set(err, errlen, "%s", rows[i].why);
     return 0;
 }
+
+_Static_assert(MACHINE_MB_STAGES <= CAL_STAGES, "every microbench stage is a calibrate stage");
+_Static_assert(MACHINE_MB_MAX <= CAL_CASES_MAX && MACHINE_MB_FIT_MAX <= CAL_KEYS_MAX,
+               "a file's figures and fit keys fit in one data set");
+
+int mb_cal_data(const machine_t *m, cal_data_t *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    int w = snprintf(d->path, sizeof d->path, "%s", m->path);
+    if (w < 0 || (size_t)w >= sizeof d->path)
+        return errbuf_set(err, errlen, "machine file path too long");
+    snprintf(d->machine, sizeof d->machine, "%s", m->name);
+    d->clock_ghz = m->mb_clock_ghz;
+    if (m->n_mb_fit == 0)
+        return errbuf_set(err, errlen, "%s: microbench.fit names no key to fit", m->name);
+    for (uint32_t i = 0; i < m->n_mb; i++) {
+        const machine_mb_t *f = &m->mb[i];
+        cal_case_t *c = &d->cases[d->n_cases++];
+        snprintf(c->id, sizeof c->id, "%s", f->id);
+        c->fit = f->stage > 0;
+        c->stage = f->stage;
+        snprintf(c->source, sizeof c->source, "%s", f->source);
+        if (mb_args(f, c->args, sizeof c->args))
+            return errbuf_set(err, errlen, "figure '%s': options too long", f->id);
+        if (mb_spec(f, m, &c->spec, err, errlen))
+            return -1;
+        snprintf(c->metric, sizeof c->metric, "%s",
+                 f->metric == MACHINE_MB_NS_PER_LOAD ? "ns_per_load" : "gbps");
+        c->value = f->value;
+        c->tolerance = mb_tolerance(m, f);
+    }
+    for (uint32_t i = 0; i < m->n_mb_fit; i++) {
+        const machine_mb_fit_t *f = &m->mb_fit[i];
+        cal_key_t *k = &d->keys[d->n_keys++];
+        k->key = cfg_key_find(f->key);
+        double v0 = 0;
+        if (!k->key || cfg_key_get(m, k->key, &v0))
+            return errbuf_set(err, errlen, "microbench.fit: '%s' is not a numeric key", f->key);
+        k->stage = f->stage;
+        if (v0 > 0) {
+            k->lo = v0 / f->range;
+            k->hi = v0 * f->range;
+        } else {
+            k->lo = k->key->min;
+            k->hi = k->key->max;
+        }
+        if (k->lo < k->key->min)
+            k->lo = k->key->min;
+        if (k->hi > k->key->max)
+            k->hi = k->key->max;
+        if (!(k->lo < k->hi))
+            return errbuf_set(err, errlen, "microbench.fit: '%s' has no room to move (%g)", f->key,
+                              v0);
+    }
+    return 0;
+}

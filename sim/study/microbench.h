@@ -22,6 +22,7 @@
 
 #include "models/base/machine.h"
 #include "sim/engine/workload.h"
+#include "sim/study/calibrate.h"
 
 /* Passes of a figure without loops: enough that a pass over size bytes
  * repeats while warm (at least 1, more for small sizes). */
@@ -54,5 +55,13 @@ typedef struct mb_check_row {
  * Returns 0 with every row filled, or -1 with the first reason. */
 int mb_check(const machine_t *m, unsigned threads, bool progress, mb_check_row_t *rows, char *err,
              size_t errlen);
+
+/* The calibration data of `calibrate --microbench`: m's own figures as the
+ * cases (a figure with a stage is a fitting case of that stage, one without
+ * a validation case, each checked within its tolerance), the keys of
+ * microbench.fit with bounds start / range .. start x range (within the
+ * key's own), predicted at microbench.clock. Returns 0, or -1 with a reason
+ * (no fit keys, a figure that cannot run). */
+int mb_cal_data(const machine_t *m, cal_data_t *d, char *err, size_t errlen);
 
 #endif

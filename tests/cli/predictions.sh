@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/PREDICTIONS.md is current: `clearsim report --check` recomputes the inputs
 # fingerprint (machine files, model, kernels; no simulation) and compares it with the
-# file's. Also: a stale, unstamped or missing file fails with exit 1 and says how to
+# file's; the README's images (docs/img/FINGERPRINT) carry the same fingerprint. Also: a stale, unstamped or missing file fails with exit 1 and says how to
 # regenerate; every bundled machine has its section; usage errors exit 2.
 source "$(dirname "$0")/common.bash"
 
@@ -17,6 +17,12 @@ if [[ $RC -ne 0 ]]; then
 fi
 grep -qF "is up to date (inputs fingerprint " "$OUT" || fail "--check: no 'is up to date' line"
 [[ ! -s "$ERR" ]] || fail "--check: printed on stderr while succeeding"
+
+# 1b. the README's images (plots/make-examples.sh) were made from the same inputs
+IMG="$CLEARSIM_SOURCE_DIR/docs/img/FINGERPRINT"
+[[ -f "$IMG" ]] || fail "no $IMG: make the images with 'bash plots/make-examples.sh'"
+[[ "$(cat "$IMG")" == "$(grep '^Inputs fingerprint: ' "$DOC")" ]] ||
+    fail "docs/img is older than docs/PREDICTIONS.md's inputs: remake it with 'bash plots/make-examples.sh'"
 
 # 2. its structure: one fingerprint line, the generating command, a section per machine
 [[ $(grep -c '^Inputs fingerprint: [0-9a-f]\{16\}$' "$DOC") -eq 1 ]] ||
