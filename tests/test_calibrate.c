@@ -446,6 +446,14 @@ static void test_microbench_data(void **state)
     assert_int_equal(mb_cal_data(m, &d, err, sizeof err), -1);
     assert_non_null(strstr(err, "microbench.fit names no key to fit"));
     cfg_machine_destroy(m);
+
+    /* a key left at 0 (memory.write_latency's default, off) has no start to fit from */
+    m = minimal_with("microbench: {fit: [{key: memory.write_latency, stage: 1}], figures: [\n"
+                     "  {id: a, workload: latency, size: 8MiB, ns_per_load: 150, stage: 1,\n"
+                     "   source: x}]}\n");
+    assert_int_equal(mb_cal_data(m, &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'memory.write_latency' is 0 (its default: off)"));
+    cfg_machine_destroy(m);
 }
 
 int main(void)

@@ -434,14 +434,9 @@ static int build_data(measure_t *ms, const machine_t *m, unsigned only, cal_data
         if (f->skipped || !f->stage || (only && f->stage != only) || d->n_cases == CAL_CASES_MAX)
             continue;
         cal_case_t *c = &d->cases[d->n_cases];
-        snprintf(c->id, sizeof c->id, "%s", f->mb.id);
-        c->fit = true;
-        snprintf(c->source, sizeof c->source, "%s", f->mb.source);
-        if (mb_args(&f->mb, c->args, sizeof c->args) || mb_spec(&f->mb, m, &c->spec, err, errlen))
+        if (mb_cal_case(&f->mb, m, c, err, errlen))
             return -1;
-        snprintf(c->metric, sizeof c->metric, "%s",
-                 f->mb.metric == MACHINE_MB_NS_PER_LOAD ? "ns_per_load" : "gbps");
-        c->value = f->mb.value;
+        c->fit = true;
         c->stage = f->stage;
         d->n_cases++;
         per_stage[f->stage]++;

@@ -143,6 +143,20 @@ _Static_assert(MACHINE_MB_STAGES <= CAL_STAGES, "every microbench stage is a cal
 _Static_assert(MACHINE_MB_MAX <= CAL_CASES_MAX && MACHINE_MB_FIT_MAX <= CAL_KEYS_MAX,
                "a file's figures and fit keys fit in one data set");
 
+int mb_cal_case(const machine_mb_t *f, const machine_t *m, cal_case_t *c, char *err, size_t errlen)
+{
+    snprintf(c->id, sizeof c->id, "%s", f->id);
+    snprintf(c->source, sizeof c->source, "%s", f->source);
+    if (mb_args(f, c->args, sizeof c->args))
+        return errbuf_set(err, errlen, "figure '%s': options too long", f->id);
+    if (mb_spec(f, m, &c->spec, err, errlen))
+        return -1;
+    snprintf(c->metric, sizeof c->metric, "%s",
+             f->metric == MACHINE_MB_NS_PER_LOAD ? "ns_per_load" : "gbps");
+    c->value = f->value;
+    return 0;
+}
+
 int mb_cal_data(const machine_t *m, cal_data_t *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
@@ -156,17 +170,10 @@ int mb_cal_data(const machine_t *m, cal_data_t *d, char *err, size_t errlen)
     for (uint32_t i = 0; i < m->n_mb; i++) {
         const machine_mb_t *f = &m->mb[i];
         cal_case_t *c = &d->cases[d->n_cases++];
-        snprintf(c->id, sizeof c->id, "%s", f->id);
+        if (mb_cal_case(f, m, c, err, errlen))
+            return -1;
         c->fit = f->stage > 0;
         c->stage = f->stage;
-        snprintf(c->source, sizeof c->source, "%s", f->source);
-        if (mb_args(f, c->args, sizeof c->args))
-            return errbuf_set(err, errlen, "figure '%s': options too long", f->id);
-        if (mb_spec(f, m, &c->spec, err, errlen))
-            return -1;
-        snprintf(c->metric, sizeof c->metric, "%s",
-                 f->metric == MACHINE_MB_NS_PER_LOAD ? "ns_per_load" : "gbps");
-        c->value = f->value;
         c->tolerance = mb_tolerance(m, f);
     }
     for (uint32_t i = 0; i < m->n_mb_fit; i++) {
@@ -177,13 +184,13 @@ int mb_cal_data(const machine_t *m, cal_data_t *d, char *err, size_t errlen)
         if (!k->key || cfg_key_get(m, k->key, &v0))
             return errbuf_set(err, errlen, "microbench.fit: '%s' is not a numeric key", f->key);
         k->stage = f->stage;
-        if (v0 > 0) {
-            k->lo = v0 / f->range;
-            k->hi = v0 * f->range;
-        } else {
-            k->lo = k->key->min;
-            k->hi = k->key->max;
-        }
+        if (!(v0 > 0))
+            return errbuf_set(err, errlen,
+                              "microbench.fit: '%s' is 0 (its default: off) in %s; write a start "
+                              "value from the figure it is fitted to",
+                              f->key, m->path);
+        k->lo = v0 / f->range;
+        k->hi = v0 * f->range;
         if (k->lo < k->key->min)
             k->lo = k->key->min;
         if (k->hi > k->key->max)

@@ -56,12 +56,17 @@ typedef struct mb_check_row {
 int mb_check(const machine_t *m, unsigned threads, bool progress, mb_check_row_t *rows, char *err,
              size_t errlen);
 
+/* Case c of a calibration data set from figure f on machine m: its id,
+ * source, run options and parsed workload, metric and value (the caller
+ * sets the set, stage and tolerance). Returns 0, or -1 with a reason. */
+int mb_cal_case(const machine_mb_t *f, const machine_t *m, cal_case_t *c, char *err, size_t errlen);
+
 /* The calibration data of `calibrate --microbench`: m's own figures as the
  * cases (a figure with a stage is a fitting case of that stage, one without
  * a validation case, each checked within its tolerance), the keys of
  * microbench.fit with bounds start / range .. start x range (within the
  * key's own), predicted at microbench.clock. Returns 0, or -1 with a reason
- * (no fit keys, a figure that cannot run). */
+ * (no fit keys, a key left at 0, a figure that cannot run). */
 int mb_cal_data(const machine_t *m, cal_data_t *d, char *err, size_t errlen);
 
 #endif
