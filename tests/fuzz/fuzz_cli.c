@@ -99,7 +99,9 @@ static void check_point(const run_point_t *r, bool need_machine)
     check(s->chunk_bytes <= s->size_bytes);
     check(s->loops >= 1 && s->fill <= 255);
     check(memchr(s->function, '\0', sizeof s->function) != NULL);
-    check(s->function[0] == '\0' || kern_find(s->function) != NULL);
+    /* a clearing kernel or a microbenchmark kernel (load, copy, chase) */
+    check(s->function[0] == '\0' || kern_find(s->function) != NULL ||
+          kern_bench_find(s->function) != NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -135,7 +137,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 continue;
             r2 = r1;
             point_apply_defaults(&r2.point, machines[i]);
-            check(kern_find(r2.point.spec.function) != NULL);
+            check(kern_find(r2.point.spec.function) != NULL ||
+                  kern_bench_find(r2.point.spec.function) != NULL);
             err[0] = '\0';
             if (wl_validate(&r2.point.spec, machines[i], err, sizeof err) != 0)
                 check_reason(err);
