@@ -7,6 +7,20 @@
 # calibrated files without a section yet are listed, not failed.
 source "$(dirname "$0")/common.bash"
 
+# a value marked '# derived: = KEY' still equals KEY (a refit cannot leave it stale)
+need_python
+python3 "$(dirname "$0")/derived_values.py" "$CLEARSIM_SOURCE_DIR/configs" >"$OUT" ||
+    fail "derived values out of date: $(cat "$OUT")"
+# and the check can fail: a file whose derived value differs is named
+mkdir -p "$TMPD/cfg"
+sed 's/^  write_bandwidth: 17.2GB\/s   # derived: = memory.read_bandwidth/  write_bandwidth: 9GB\/s   # derived: = memory.read_bandwidth/' \
+    "$CLEARSIM_SOURCE_DIR/configs/ampereone-a192.yaml" >"$TMPD/cfg/ampereone-a192.yaml"
+if python3 "$(dirname "$0")/derived_values.py" "$TMPD/cfg" >"$OUT"; then
+    fail "derived_values.py accepted a stale derived value"
+fi
+grep -q "memory.write_bandwidth: 9GB/s is marked '= memory.read_bandwidth'" "$OUT" ||
+    fail "derived_values.py: $(cat "$OUT")"
+
 n=0
 for f in "$CLEARSIM_SOURCE_DIR"/configs/*.yaml; do
     name=$(basename "$f" .yaml)
