@@ -263,6 +263,63 @@ static void test_load_at_clock(void **state)
     assert_non_null(strstr(err, "clock override"));
 }
 
+/* --set: an override passes through the key table as the file's own value
+ * would (bounds, cross-checks, the clock's conversions), is located by the
+ * option, and is kept on the machine for reloads. */
+static void test_load_set(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    const char *two[] = {"core.freq=4GHz", "l2.mshrs=7"};
+    machine_t *m = cfg_machine_load_set(FIX "/good/minimal.yaml", 0, two, 2, err, sizeof err);
+    if (!m)
+        print_error("%s\n", err);
+    assert_non_null(m);
+    assert_true(m->freq_ghz == 4.0);
+    assert_int_equal(m->l2.mshrs, 7);
+    /* the file's 20 GiB/s at 4 GHz (as cfg_machine_load_at_clock): 5.36870912 B/cycle */
+    assert_true(near(m->mem_read_bpc, 5.36870912));
+    assert_int_equal(m->n_set, 2);
+    assert_string_equal(m->set[1], "l2.mshrs=7");
+    /* a reload keeps the overrides; its clock wins over the override's */
+    machine_t *r = cfg_machine_reload(m, 2.0, err, sizeof err);
+    assert_non_null(r);
+    assert_true(r->freq_ghz == 2.0);
+    assert_int_equal(r->l2.mshrs, 7);
+    assert_true(near(r->mem_read_bpc, 10.73741824));
+    cfg_machine_destroy(r);
+    /* apply: replaces the machine; n 0 keeps it */
+    machine_t *keep = m;
+    assert_int_equal(cfg_machine_apply_set(&m, two, 0, err, sizeof err), 0);
+    assert_ptr_equal(m, keep);
+    const char *one[] = {"l2.mshrs=9"};
+    assert_int_equal(cfg_machine_apply_set(&m, one, 1, err, sizeof err), 0);
+    assert_int_equal(m->l2.mshrs, 9);
+    assert_true(m->freq_ghz == 2.0); /* the file's clock: the old overrides are gone */
+    cfg_machine_destroy(m);
+
+    /* bound at threshold-1 and at the threshold (l2.mshrs is 1..1024) */
+    const char *lo[] = {"l2.mshrs=0"}, *ok[] = {"l2.mshrs=1"};
+    assert_null(cfg_machine_load_set(FIX "/good/minimal.yaml", 0, lo, 1, err, sizeof err));
+    assert_non_null(strstr(err, "--set l2.mshrs=0: l2.mshrs: 0: must be between 1 and 1024"));
+    m = cfg_machine_load_set(FIX "/good/minimal.yaml", 0, ok, 1, err, sizeof err);
+    assert_non_null(m);
+    cfg_machine_destroy(m);
+    /* a cross-check against the file's values names the option too */
+    const char *small[] = {"l2.size=1KiB"};
+    assert_null(cfg_machine_load_set(FIX "/good/minimal.yaml", 0, small, 1, err, sizeof err));
+    assert_non_null(strstr(err, "--set l2.size=1KiB: "));
+    /* the form: unknown keys (with a suggestion), sections, no '=' */
+    assert_int_equal(cfg_set_check("l2.mshr=3", err, sizeof err), -1);
+    assert_non_null(strstr(err, "did you mean 'l2.mshrs'"));
+    assert_int_equal(cfg_set_check("features=erms", err, sizeof err), -1);
+    assert_non_null(strstr(err, "a list or a section"));
+    assert_int_equal(cfg_set_check("l2.mshrs", err, sizeof err), -1);
+    assert_int_equal(cfg_set_check("=3", err, sizeof err), -1);
+    assert_int_equal(cfg_set_check("l2.mshrs=", err, sizeof err), -1);
+    assert_int_equal(cfg_set_check("l2.mshrs=3", err, sizeof err), 0);
+}
+
 static void test_good_converted(void **state)
 {
     (void)state;
@@ -913,6 +970,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_resolve),        cmocka_unit_test(test_key_table),
         cmocka_unit_test(test_key_get_set),    cmocka_unit_test(test_key_format),
         cmocka_unit_test(test_readme_in_sync), cmocka_unit_test(test_load_at_clock),
+        cmocka_unit_test(test_load_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

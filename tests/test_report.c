@@ -138,10 +138,12 @@ static void test_json_contract(void **state)
 
     /* top-level keys, in order */
     static const char *const keys[] = {
-        "machine",       "workload",     "function",    "caller",      "fault",
-        "preempt",       "page_bytes",   "size_bytes",  "chunk_bytes", "extent_cap_bytes",
-        "loops",         "fill",         "bytes",       "cycles",      "seconds",
-        "bytes_per_sec", "extrapolated", "error_bound", "counters",    "traffic",
+        "machine",       "set",          "workload",         "function",
+        "caller",        "fault",        "preempt",          "page_bytes",
+        "size_bytes",    "chunk_bytes",  "extent_cap_bytes", "loops",
+        "fill",          "bytes",        "cycles",           "seconds",
+        "bytes_per_sec", "extrapolated", "error_bound",      "counters",
+        "traffic",
     };
     size_t nkeys = sizeof keys / sizeof keys[0];
     assert_int_equal(json_object_size(root), nkeys);
@@ -292,15 +294,15 @@ static void test_csv(void **state)
     const char *header = s, *row = nl + 1;
     /* exactly two lines */
     assert_int_equal(count_char(row, '\n'), 1);
-    assert_true(strncmp(header, "machine,workload,function,caller,fault,preempt,page_bytes,", 58) ==
-                0);
+    assert_true(
+        strncmp(header, "machine,set,workload,function,caller,fault,preempt,page_bytes,", 62) == 0);
     assert_non_null(strstr(header, ",counters.cycles,counters.instructions,"));
     assert_non_null(strstr(header, ",counters.LLC-loads,counters.LLC-load-misses,"));
     assert_non_null(strstr(header, ",traffic.l1.hits,traffic.l1.misses,traffic.l1.writebacks,"));
     assert_non_null(strstr(header, ",traffic.dram_read_bytes,traffic.dram_write_bytes"));
     /* one value per column */
     assert_int_equal(count_char(header, ','), count_char(row, ','));
-    assert_true(strncmp(row, "zen3-epyc-7j13,memset,rep_stosb,chunked,", 40) == 0);
+    assert_true(strncmp(row, "zen3-epyc-7j13,,memset,rep_stosb,chunked,", 41) == 0);
     /* counters: cycles .. L1-dcache-load-misses, then three unsupported (empty),
      * then the extra one, then traffic l1 */
     assert_non_null(strstr(row, ",44513459667,1378032592,11224288082,5373473118,,,,42,11,12,13,"

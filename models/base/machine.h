@@ -25,6 +25,8 @@
 #define MACHINE_MB_FIT_MAX    24
 #define MACHINE_MB_STAGES     12 /* fit stages of `calibrate --microbench` (CAL_STAGES) */
 #define MACHINE_PMU_TERMS_MAX 6
+#define MACHINE_SET_MAX       16  /* key overrides of one load (--set) */
+#define MACHINE_SET_ARG_MAX   160 /* one override, "KEY=VALUE" */
 
 typedef enum machine_isa { MACHINE_ISA_X86_64 = 0, MACHINE_ISA_ARM64 = 1 } machine_isa_t;
 
@@ -287,6 +289,10 @@ typedef struct machine {
 
     /* where it came from */
     char path[MACHINE_TEXT_MAX]; /* derived: the file it was loaded from */
+    /* the overrides applied after the file was read (--set KEY=VALUE), in
+     * the order given; the values above already hold them */
+    uint32_t n_set;
+    char set[MACHINE_SET_MAX][MACHINE_SET_ARG_MAX];
 } machine_t;
 
 #endif

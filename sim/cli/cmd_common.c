@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "sim/machine/cfg.h"
+
 void cmd_errorf(const char *command, const char *fmt, ...)
 {
     char msg[1152];
@@ -63,5 +65,24 @@ machine_t *cmd_machine_open(const char *command, const char *arg, bool quiet, ho
         cmd_errorf(command, "note: --machine host: %s", pick->how);
     if (pick->warning[0])
         cmd_errorf(command, "warning: --machine host: %s", pick->warning);
+    return m;
+}
+
+machine_t *cmd_machine_open_point(const char *command, const run_point_t *p, bool quiet,
+                                  host_pick_t *pick, bool *usage)
+{
+    *usage = false;
+    machine_t *m = cmd_machine_open(command, p->machine, quiet, pick);
+    if (!m || p->n_set == 0)
+        return m;
+    const char *set[MACHINE_SET_MAX];
+    size_t n = point_set_list(p, set);
+    char err[1024];
+    if (cfg_machine_apply_set(&m, set, n, err, sizeof err)) {
+        cmd_errorf(command, "%s", err);
+        cfg_machine_destroy(m);
+        *usage = true;
+        return NULL;
+    }
     return m;
 }

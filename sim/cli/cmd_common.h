@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "sim/engine/point.h"
 #include "sim/host/pick.h"
 #include "sim/host/host.h"
 #include "sim/output/outfile.h"
@@ -38,5 +39,9 @@ int cmd_finish_stdout(const char *command);
  * quiet), and a warning says when that file describes another system
  * (always). A failure is printed; then NULL. pick may be NULL. */
 machine_t *cmd_machine_open(const char *command, const char *arg, bool quiet, host_pick_t *pick);
+/* The same, then the --set overrides of p applied (cfg_machine_apply_set);
+ * arg is p->machine. A bad override is a usage error: *usage is set. */
+machine_t *cmd_machine_open_point(const char *command, const run_point_t *p, bool quiet,
+                                  host_pick_t *pick, bool *usage);
 
 #endif

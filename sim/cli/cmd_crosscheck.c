@@ -52,6 +52,8 @@ void cmd_crosscheck_usage(FILE *out)
           "error.\n"
           "\n"
           "  --machine NAME|PATH|host  the machine file to predict with\n"
+          "  --set KEY=VALUE           override a machine-file key (as 'run'); not\n"
+          "                            core.freq unless --clock file\n"
           "  --quick                   a smaller sweep (a few cases per kind)\n"
           "  --repeat N                native timed runs per case and batch (default 3)\n"
           "  --ci PCT                  measure a case again while its 95% confidence\n"
@@ -133,7 +135,7 @@ int cmd_crosscheck_main(int argc, char **argv)
     static const cli_opt_t opts[] = {CLI_O_QUICK,     CLI_O_REPEAT,    CLI_O_CPU,   CLI_O_THREADS,
                                      CLI_O_OUTPUT,    CLI_O_EMIT_DATA, CLI_O_CLOCK, CLI_O_CI,
                                      CLI_O_REMEASURE, CLI_O_QUIET,     CLI_O_END};
-    static const char *const keys[] = {"machine", NULL};
+    static const char *const keys[] = {"machine", "set", NULL};
     static xc_args_t a;
     memset(&a, 0, sizeof a);
     point_init(&a.point);
@@ -164,11 +166,19 @@ int cmd_crosscheck_main(int argc, char **argv)
         errorf("--machine is required; see 'clearsim machines'");
         return CMD_EXIT_USAGE;
     }
+    for (uint32_t j = 0; clock_measured && j < a.point.n_set; j++)
+        if (strncmp(a.point.set[j], "core.freq=", 10) == 0) {
+            errorf("--set %s: the clock of each case is the measured one (--clock measured); "
+                   "give --clock file to predict at core.freq",
+                   a.point.set[j]);
+            return CMD_EXIT_USAGE;
+        }
     char err[512];
     static host_pick_t pick;
-    machine_t *m = cmd_machine_open("crosscheck", machine, quiet, &pick);
+    bool usage = false;
+    machine_t *m = cmd_machine_open_point("crosscheck", &a.point, quiet, &pick, &usage);
     if (!m)
-        return CMD_EXIT_RUNTIME;
+        return usage ? CMD_EXIT_USAGE : CMD_EXIT_RUNTIME;
     const char *path = pick.path;
     static host_info_t h;
     if (host_detect(&h, err, sizeof(err))) {
@@ -238,6 +248,8 @@ int cmd_crosscheck_main(int argc, char **argv)
     }
 
     printf("# crosscheck: host '%s' natively vs model '%s' (%s)\n", h.model_name, m->name, path);
+    for (uint32_t j = 0; j < m->n_set; j++)
+        printf("# --set %s\n", m->set[j]);
     double clo, chi, cmean = xc_clock_range(cs, n, &clo, &chi);
     if (cmean > 0 && clock_measured)
         printf("# core clock: %.2f..%.2f GHz around the native runs (mean %.2f); the machine file "

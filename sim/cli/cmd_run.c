@@ -78,6 +78,11 @@ void cmd_run_usage(FILE *out)
             "      --exact               simulate every operation (no steady-state\n"
             "                            extrapolation)\n"
             "      --seed N              seed of random replacement (default %llu)\n"
+            "      --set KEY=VALUE       override a machine-file key after loading (repeat it\n"
+            "                            for more keys; configs/README.md lists them), checked\n"
+            "                            as the file's own value; core.freq converts every ns\n"
+            "                            and GB/s value of the file at the new clock. The\n"
+            "                            output records each override\n"
             "      --output FILE         write the report to FILE (atomically: a temporary\n"
             "                            file renamed over FILE on success; FILE is left as\n"
             "                            it was on any error or interrupt); '-' is stdout\n"
@@ -138,9 +143,13 @@ int cmd_run_main(int argc, char **argv)
         goto out;
     }
 
-    m = cmd_machine_open("run", r->point.machine, r->quiet, NULL);
-    if (!m)
+    bool usage = false;
+    m = cmd_machine_open_point("run", &r->point, r->quiet, NULL, &usage);
+    if (!m) {
+        if (usage)
+            rc = CMD_EXIT_USAGE;
         goto out;
+    }
     point_apply_defaults(&r->point, m);
     if (wl_validate(&r->point.spec, m, err, sizeof err) != 0) {
         errorf("run: %s", err);

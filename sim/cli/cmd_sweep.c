@@ -53,11 +53,14 @@ void cmd_sweep_usage(FILE *out)
         "\n"
         "  --sweep KEY=VALUES  KEY is a run option that takes a value: size, chunk, loops,\n"
         "                      function, fill, caller, page, fault, preempt, extent-cap,\n"
-        "                      workload, machine or seed. VALUES is a list a,b,c, a\n"
-        "                      geometric range LO..HI:xF (4KB..1GB:x2) or an arithmetic\n"
-        "                      range LO..HI:+S (0..255:+51). Each value is parsed as 'run'\n"
-        "                      parses the option. Points are numbered from 0; the first\n"
-        "                      --sweep varies slowest.\n"
+        "                      workload, machine or seed; or a machine-file key\n"
+        "                      (l2.mshrs, memory.latency, ...), whose values are --set\n"
+        "                      overrides. VALUES is a list a,b,c, a geometric range\n"
+        "                      LO..HI:xF (4KB..1GB:x2; l2.mshrs=16..128:x2) or an\n"
+        "                      arithmetic range LO..HI:+S (0..255:+51;\n"
+        "                      memory.latency=80ns..140ns:+20ns). Each value is parsed as\n"
+        "                      'run' parses the option. Points are numbered from 0; the\n"
+        "                      first --sweep varies slowest.\n"
         "  -j, --jobs N        threads (default 1); the output does not depend on N\n"
         "      --shard i/N     run only the points whose number % N is i-1 (1 <= i <= N);\n"
         "                      the csv of all shards, merged by point, is the csv of the\n"
@@ -73,7 +76,7 @@ void cmd_sweep_usage(FILE *out)
         "Run options (as for 'clearsim run'; a swept key overrides its option):\n"
         "  --machine NAME|PATH|host, --workload, -s/--size, -k/--chunk, -l/--loops,\n"
         "  -f/--function, --fill, --caller, -p/--page, --fault, --preempt, --extent-cap,\n"
-        "  --exact, --seed\n"
+        "  --exact, --seed, --set KEY=VALUE\n"
         "\n"
         "A point that 'run' would reject (for example --chunk larger than --size) is a row\n"
         "with its reason in the 'error' column; the other points still run.\n"
@@ -428,8 +431,11 @@ int cmd_sweep_main(int argc, char **argv)
         rc = CMD_EXIT_USAGE;
         goto out;
     }
-    if (sweep_prepare(sw, err, sizeof err) != 0) {
+    int prc = sweep_prepare(sw, err, sizeof err);
+    if (prc != 0) {
         errorf("%s", err);
+        if (prc == -2)
+            rc = CMD_EXIT_USAGE;
         goto out;
     }
     for (size_t i = 0; i < sweep_n_machines(sw); i++)

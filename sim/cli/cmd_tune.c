@@ -61,6 +61,7 @@ void cmd_tune_usage(FILE *out)
           "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
           "      --exact           simulate every operation (slow for large sizes)\n"
           "      --seed N          seed of random replacement\n"
+          "      --set KEY=VALUE   override a machine-file key after loading (as 'run')\n"
           "  -q, --quiet           no progress report on stderr\n"
           "  -h, --help            show this help\n"
           "\n"
@@ -135,7 +136,7 @@ static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t e
     static const cli_opt_t opts[] = {
         CLI_O_SIZES, CLI_O_SIZES_FILE, CLI_O_REUSE,  CLI_O_WINDOW, CLI_O_LATENCY_BUDGET,
         CLI_O_JOBS,  CLI_O_FORMAT,     CLI_O_OUTPUT, CLI_O_QUIET,  CLI_O_END};
-    static const char *const keys[] = {"machine", "preempt", "exact", "seed", NULL};
+    static const char *const keys[] = {"machine", "preempt", "exact", "seed", "set", NULL};
     /* tune's own defaults for what it takes from the run point */
     a->point.spec.preempt = a->o.preempt;
     a->point.opts = a->o.run;
@@ -193,9 +194,13 @@ int cmd_tune_main(int argc, char **argv)
         rc = a.sizes ? CMD_EXIT_USAGE : CMD_EXIT_RUNTIME;
         goto out;
     }
-    m = cmd_machine_open("tune", a.point.machine, a.quiet, NULL);
-    if (!m)
+    bool usage = false;
+    m = cmd_machine_open_point("tune", &a.point, a.quiet, NULL, &usage);
+    if (!m) {
+        if (usage)
+            rc = CMD_EXIT_USAGE;
         goto out;
+    }
     if (a.output) {
         of = outfile_open(a.output, err, sizeof err);
         if (!of) {

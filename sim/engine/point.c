@@ -11,6 +11,7 @@
 #include "kernels/callers.h"
 #include "kernels/kernels.h"
 #include "models/base/errbuf.h"
+#include "sim/machine/cfg.h"
 #include "sim/machine/optval.h"
 #include "sim/machine/units.h"
 
@@ -18,7 +19,7 @@ const point_option_t point_options[] = {
     {"machine", 0, true}, {"workload", 0, true},   {"size", 's', true},  {"chunk", 'k', true},
     {"loops", 'l', true}, {"function", 'f', true}, {"fill", 0, true},    {"caller", 0, true},
     {"page", 'p', true},  {"fault", 0, true},      {"preempt", 0, true}, {"extent-cap", 0, true},
-    {"exact", 0, false},  {"seed", 0, true},       {NULL, 0, false},
+    {"exact", 0, false},  {"seed", 0, true},       {"set", 0, true},     {NULL, 0, false},
 };
 
 void point_init(run_point_t *p)
@@ -60,6 +61,32 @@ static int set_function(const char *arg, char *dst, size_t len, char *err, size_
     return 0;
 }
 
+/* --set KEY=VALUE: checked for its form and key (cfg_set_check); the value
+ * is checked when the machine loads. */
+static int set_override(run_point_t *p, const char *arg, char *err, size_t errlen)
+{
+    if (cfg_set_check(arg, err, errlen))
+        return -1;
+    size_t klen = (size_t)(strchr(arg, '=') - arg) + 1; /* "KEY=" */
+    for (uint32_t j = 0; j < p->n_set; j++)
+        if (strncmp(p->set[j], arg, klen) == 0) {
+            snprintf(p->set[j], sizeof p->set[j], "%s", arg);
+            return 0;
+        }
+    if (p->n_set == MACHINE_SET_MAX)
+        return errbuf_set(err, errlen, "--set %s: at most %d keys may be set", arg,
+                          MACHINE_SET_MAX);
+    snprintf(p->set[p->n_set++], sizeof p->set[0], "%s", arg);
+    return 0;
+}
+
+size_t point_set_list(const run_point_t *p, const char *set[MACHINE_SET_MAX])
+{
+    for (uint32_t j = 0; j < p->n_set; j++)
+        set[j] = p->set[j];
+    return p->n_set;
+}
+
 int point_set(run_point_t *p, const char *key, const char *value, char *err, size_t errlen)
 {
     char a[80];
@@ -75,6 +102,8 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
     wl_spec_t *s = &p->spec;
     uint64_t v = 0;
     int i = 0;
+    if (strcmp(key, "set") == 0)
+        return set_override(p, arg, err, errlen);
     if (strcmp(key, "machine") == 0) {
         if (arg[0] == '\0')
             return errbuf_set(err, errlen, "--machine '': give a machine name, a file or 'host'");

@@ -36,6 +36,10 @@ typedef struct run_point {
     bool caller_given;                   /* --caller given (else chosen from the workload) */
     bool chunk_given;                    /* -k given */
     bool page_given;                     /* -p given */
+    /* --set KEY=VALUE, in the order given (a key given again replaces its
+     * value in place): applied to the machine when it is loaded */
+    uint32_t n_set;
+    char set[MACHINE_SET_MAX][MACHINE_SET_ARG_MAX];
 } run_point_t;
 
 /* One option of a run point. */
@@ -47,6 +51,9 @@ typedef struct point_option {
 
 /* The options, in help order, ending with {NULL}. */
 extern const point_option_t point_options[];
+
+/* The overrides of p as the loaders take them (pointers into p). */
+size_t point_set_list(const run_point_t *p, const char *set[MACHINE_SET_MAX]);
 
 /* The defaults: wl_spec_init() and run_opts_init(), no machine. */
 void point_init(run_point_t *p);

@@ -28,6 +28,8 @@ typedef struct run_counter {
 typedef struct run_result {
     wl_spec_t spec;
     char machine[MACHINE_NAME_MAX];
+    /* the machine's --set overrides, "KEY=VALUE" separated by blanks ("" none) */
+    char set[MACHINE_SET_MAX * MACHINE_SET_ARG_MAX];
     stats_t stats;  /* internal events of the measured region */
     uint64_t bytes; /* bytes cleared (read, copied) in the measured region */
     uint64_t cycles;

@@ -66,6 +66,7 @@ void native_opts_init(native_opts_t *o)
     o->cpu = -1;
     o->counters = true;
     o->progress = false;
+    o->clock = true;
 }
 
 const char *native_page_mode_name(native_page_mode_t m)
@@ -491,6 +492,12 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
     else
         snprintf(out->counters_reason, sizeof out->counters_reason, "counters not requested");
 
+    time_t started = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&started, &tm))
+        strftime(out->date_utc, sizeof out->date_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (o->clock)
+        out->clock_ghz_before = host_measure_core_ghz(NATIVE_CLOCK_TRIALS);
     progress_t *pr = progress_create("native", (uint64_t)o->repeat + 1, o->progress);
     /* warm-up: caches, TLB, page allocator and branch predictors */
     rc = run_once(&w, err, errlen);
@@ -507,6 +514,8 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
         progress_update(pr, (uint64_t)i + 2);
     }
     progress_destroy(pr);
+    if (o->clock)
+        out->clock_ghz_after = host_measure_core_ghz(NATIVE_CLOCK_TRIALS);
     if (rc == 0 && is_bench)
         rc = verify_bench(&w, out, err, errlen);
     else if (rc == 0)

@@ -30,6 +30,10 @@
  *    A mismatch is an error naming the first bad offset.
  *  - Units: seconds, bytes, bytes per second; counters are per timed run
  *    (mean over the runs).
+ *  - Every result records when it was measured (UTC) and, unless opts.clock
+ *    is off (callers that time the clock themselves), the core clock right
+ *    before and after (host_measure_core_ghz, 8 trials): a figure from a
+ *    shared guest means little without them.
  */
 #ifndef CLEARSIM_NATIVE_H
 #define CLEARSIM_NATIVE_H
@@ -43,6 +47,7 @@
 
 #define NATIVE_REPEAT_DEFAULT 5u
 #define NATIVE_REPEAT_MAX     1000u
+#define NATIVE_CLOCK_TRIALS   8u /* host_measure_core_ghz trials before and after (~45 ms) */
 /* native_run() return value when the host cannot run the workload (a missing
  * CPU feature, page size, THP, ...): err says what is missing. */
 #define NATIVE_ENOTSUP (-2)
@@ -58,6 +63,7 @@ typedef struct native_opts {
     int32_t cpu;     /* CPU to pin to; -1: the CPU the caller runs on */
     bool counters;   /* try perf counters */
     bool progress;   /* progress/ETA on stderr (drawn only when it is a terminal) */
+    bool clock;      /* measure the core clock before and after the runs (~45 ms each) */
 } native_opts_t;
 
 /* Statistics of one quantity over the timed runs (GSL). ci95 is the
@@ -97,6 +103,9 @@ typedef struct native_result {
     char kernel_version[128];  /* uname -v */
     char kernel_preempt[32];   /* none | voluntary | full | lazy | rt | dynamic | unknown ... */
     char preempt_source[256];  /* where kernel_preempt was read */
+    char date_utc[24];         /* when the timed runs started, "2026-12-01T18:44:29Z" */
+    double clock_ghz_before;   /* host_measure_core_ghz() before the warm-up; 0: not measured */
+    double clock_ghz_after;    /* the same after the timed runs */
 } native_result_t;
 
 void native_opts_init(native_opts_t *o);

@@ -37,6 +37,30 @@ machine_t *cfg_machine_load_string(const char *yaml, size_t len, const char *nam
 machine_t *cfg_machine_load_at_clock(const char *path, double clock_ghz, char *err, size_t errlen);
 void cfg_machine_destroy(machine_t *m);
 
+/* Key overrides (`--set KEY=VALUE`): each replaces KEY's value, or adds it,
+ * after the YAML is read and before any value is parsed, so that it passes
+ * through the same key table, bounds and cross-checks as the file's own
+ * value; an override of core.freq therefore converts every value the file
+ * gives in ns or GB/s at the new clock (values in cycles stay). An error in
+ * an override is located by the option instead of file:line:col:
+ * "--set KEY=VALUE: KEY: VALUE: rule". The loaded machine keeps the list
+ * (m->n_set, m->set) for reloads and for the output. */
+/* Check an override's form without a machine: "KEY=VALUE" with KEY a
+ * machine key that takes one scalar value and VALUE not empty. Returns 0,
+ * or -1 with "--set 'ARG': reason". */
+int cfg_set_check(const char *arg, char *err, size_t errlen);
+/* Load path at clock_ghz (0: core.freq) with n_set overrides (at most
+ * MACHINE_SET_MAX). */
+machine_t *cfg_machine_load_set(const char *path, double clock_ghz, const char *const *set,
+                                size_t n_set, char *err, size_t errlen);
+/* m's file again, with m's overrides, at clock_ghz (0: core.freq as the file
+ * and the overrides give it). */
+machine_t *cfg_machine_reload(const machine_t *m, double clock_ghz, char *err, size_t errlen);
+/* Replace *m by its file loaded with these overrides (n_set 0: *m is kept).
+ * On an error *m is left as it was. Returns 0, or -1 with the reason. */
+int cfg_machine_apply_set(machine_t **m, const char *const *set, size_t n_set, char *err,
+                          size_t errlen);
+
 /* The key table, for documentation and calibration. */
 typedef enum cfg_type {
     CFG_T_STRING,

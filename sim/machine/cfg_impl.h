@@ -37,8 +37,15 @@ typedef struct cfg_ctx {
     size_t nsec;
     yaml_mark_t root_mark;
     bool l3_given;
-    double clock_ghz; /* > 0: core.freq is this, not the file's (cfg_machine_load_at_clock) */
+    double clock_ghz;       /* > 0: core.freq is this, not the file's (cfg_machine_load_at_clock) */
+    const char *const *set; /* the overrides ("KEY=VALUE"), n_set of them */
+    size_t n_set;
+    int set_node[MACHINE_SET_MAX]; /* the document node of each override's value */
 } cfg_ctx_t;
+
+/* An override's value node carries this mark index plus its number, so that
+ * an error at that node names the option, not a line of the file. */
+#define CFG_SET_MARK ((size_t)-1 - MACHINE_SET_MAX)
 
 /* ---- cfg_tree.c: errors, nodes, the key table, stages 1-2a ---- */
 
@@ -58,6 +65,11 @@ void cfg_i_yaml_fail(cfg_ctx_t *c, const yaml_parser_t *p, const char *yaml, siz
 /* Stage 2a: walk mapping `map` at dotted `prefix` ("" at the top) against
  * the key table, recording each key's value node. Returns 0, or -1. */
 int cfg_i_walk(cfg_ctx_t *c, yaml_node_t *map, const char *prefix);
+/* Overrides: before the walk, add a value node for each (the document's
+ * node stack may move, so no node pointer is kept across it); after the
+ * walk, make each the value of its key. Both return 0, or -1. */
+int cfg_i_set_add_nodes(cfg_ctx_t *c);
+int cfg_i_set_apply(cfg_ctx_t *c);
 
 /* ---- cfg_values.c: stage 2b, and the stored-number helpers ---- */
 

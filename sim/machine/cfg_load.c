@@ -8,6 +8,9 @@
  *    and GB/s -> B/cycle conversions need the clock.
  *  - Deliberately not supported: YAML merge keys (<<), multiple documents,
  *    booleans other than true/false, numbers with units for counts.
+ *  - Overrides (--set) are value nodes added to the document before the
+ *    walk and made their keys' values after it (cfg_tree.c), so that every
+ *    later stage treats them as the file's own.
  *  - A file is read whole, up to CFG_FILE_MAX bytes. Only a file that cannot
  *    be read has no position in its error ("file: cannot read: ...").
  *  - Units of the stored fields: see models/base/machine.h and cfg_keys.c.
@@ -30,7 +33,7 @@
 _Static_assert(sizeof(int) == sizeof(uint32_t), "enum and int fields are stored as 32 bits");
 
 static machine_t *load_string(const char *yaml, size_t len, const char *name, double clock_ghz,
-                              char *err, size_t errlen)
+                              const char *const *set, size_t n_set, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = '\0';
@@ -48,6 +51,8 @@ static machine_t *load_string(const char *yaml, size_t len, const char *name, do
     c->errlen = errlen;
     c->m = m;
     c->clock_ghz = clock_ghz;
+    c->set = set;
+    c->n_set = n_set;
     c->keys = cfg_keys(&c->nkeys);
     if (c->nkeys > CFG_KEYS_MAX) {
         errbuf_set(err, errlen, "%s: internal error: key table larger than %d", c->file,
@@ -103,7 +108,10 @@ static machine_t *load_string(const char *yaml, size_t len, const char *name, do
     yaml_document_delete(&extra);
 
     c->root_mark = root->start_mark;
-    if (cfg_i_walk(c, root, "") < 0)
+    if (cfg_i_set_add_nodes(c) < 0)
+        goto fail;
+    root = yaml_document_get_root_node(&doc); /* the node stack may have moved */
+    if (cfg_i_walk(c, root, "") < 0 || cfg_i_set_apply(c) < 0)
         goto fail;
     int fi = cfg_i_key_index(c, "core.freq");
     if (fi < 0 || cfg_i_parse_key(c, (size_t)fi) < 0)
@@ -114,6 +122,9 @@ static machine_t *load_string(const char *yaml, size_t len, const char *name, do
     if (cfg_i_derive_and_check(c) < 0)
         goto fail;
     snprintf(m->path, sizeof(m->path), "%s", c->file);
+    m->n_set = (uint32_t)n_set;
+    for (size_t j = 0; j < n_set; j++)
+        snprintf(m->set[j], sizeof m->set[j], "%s", set[j]);
 
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
@@ -133,7 +144,7 @@ fail:
 machine_t *cfg_machine_load_string(const char *yaml, size_t len, const char *name, char *err,
                                    size_t errlen)
 {
-    return load_string(yaml, len, name, 0, err, errlen);
+    return load_string(yaml, len, name, 0, NULL, 0, err, errlen);
 }
 
 machine_t *cfg_machine_load(const char *path, char *err, size_t errlen)
@@ -142,6 +153,12 @@ machine_t *cfg_machine_load(const char *path, char *err, size_t errlen)
 }
 
 machine_t *cfg_machine_load_at_clock(const char *path, double clock_ghz, char *err, size_t errlen)
+{
+    return cfg_machine_load_set(path, clock_ghz, NULL, 0, err, errlen);
+}
+
+machine_t *cfg_machine_load_set(const char *path, double clock_ghz, const char *const *set,
+                                size_t n_set, char *err, size_t errlen)
 {
     if (err && errlen)
         err[0] = '\0';
@@ -174,9 +191,31 @@ machine_t *cfg_machine_load_at_clock(const char *path, double clock_ghz, char *e
                    CFG_FILE_MAX);
         return NULL;
     }
-    machine_t *m = load_string(buf, n, path, clock_ghz, err, errlen);
+    machine_t *m = load_string(buf, n, path, clock_ghz, set, n_set, err, errlen);
     free(buf);
     return m;
+}
+
+machine_t *cfg_machine_reload(const machine_t *m, double clock_ghz, char *err, size_t errlen)
+{
+    const char *set[MACHINE_SET_MAX];
+    size_t n = m->n_set < MACHINE_SET_MAX ? m->n_set : MACHINE_SET_MAX;
+    for (size_t j = 0; j < n; j++)
+        set[j] = m->set[j];
+    return cfg_machine_load_set(m->path, clock_ghz, set, n, err, errlen);
+}
+
+int cfg_machine_apply_set(machine_t **m, const char *const *set, size_t n_set, char *err,
+                          size_t errlen)
+{
+    if (n_set == 0)
+        return 0;
+    machine_t *o = cfg_machine_load_set((*m)->path, 0, set, n_set, err, errlen);
+    if (!o)
+        return -1;
+    cfg_machine_destroy(*m);
+    *m = o;
+    return 0;
 }
 
 void cfg_machine_destroy(machine_t *m)

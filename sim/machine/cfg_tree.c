@@ -16,6 +16,7 @@
  *    (line and column 1-based), and loading stops at the first.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,8 +34,12 @@ int cfg_i_fail(cfg_ctx_t *c, yaml_mark_t mk, const char *path, const char *value
     va_start(ap, fmt);
     vsnprintf(rule, sizeof(rule), fmt, ap);
     va_end(ap);
-    errbuf_set(c->err, c->errlen, "%s:%zu:%zu: %s: %s: %s", c->file, mk.line + 1, mk.column + 1,
-               path, value, rule);
+    if (mk.index >= CFG_SET_MARK && mk.index - CFG_SET_MARK < c->n_set)
+        errbuf_set(c->err, c->errlen, "--set %s: %s: %s: %s", c->set[mk.index - CFG_SET_MARK], path,
+                   value, rule);
+    else
+        errbuf_set(c->err, c->errlen, "%s:%zu:%zu: %s: %s: %s", c->file, mk.line + 1, mk.column + 1,
+                   path, value, rule);
     return -1;
 }
 
@@ -298,4 +303,89 @@ void cfg_i_yaml_fail(cfg_ctx_t *c, const yaml_parser_t *p, const char *yaml, siz
                    p->context_mark.line + 1, p->context_mark.column + 1);
     else
         cfg_i_fail(c, mk, "(yaml)", "(not YAML)", "%s", problem);
+}
+
+/* ---- overrides (--set KEY=VALUE) ------------------------------------------ */
+
+static bool set_scalar_type(cfg_type_t t)
+{
+    return t != CFG_T_FEATURES && t != CFG_T_STARTUP && t != CFG_T_PMU && t != CFG_T_MICROBENCH &&
+           t != CFG_T_MBFIT;
+}
+
+/* Split "KEY=VALUE"; the key into key (len bytes). Returns the value, or NULL. */
+static const char *set_split(const char *arg, char *key, size_t len)
+{
+    const char *eq = arg ? strchr(arg, '=') : NULL;
+    if (!eq || (size_t)(eq - arg) >= len)
+        return NULL;
+    memcpy(key, arg, (size_t)(eq - arg));
+    key[eq - arg] = '\0';
+    return eq + 1;
+}
+
+int cfg_set_check(const char *arg, char *err, size_t errlen)
+{
+    char key[CFG_PATH_MAX];
+    if (!arg || strlen(arg) >= MACHINE_SET_ARG_MAX)
+        return errbuf_set(err, errlen, "--set: an override is at most %d characters",
+                          MACHINE_SET_ARG_MAX - 1);
+    const char *v = set_split(arg, key, sizeof key);
+    if (!v || !key[0])
+        return errbuf_set(err, errlen, "--set '%s': expected KEY=VALUE (e.g. l2.mshrs=64)", arg);
+    if (!v[0])
+        return errbuf_set(err, errlen, "--set '%s': no value for %s", arg, key);
+    const cfg_key_t *k = cfg_key_find(key);
+    if (!k) {
+        size_t n = 0;
+        const cfg_key_t *all = cfg_keys(&n);
+        const char *names[CFG_KEYS_MAX];
+        for (size_t i = 0; i < n && i < CFG_KEYS_MAX; i++)
+            names[i] = all[i].path;
+        char sb[CFG_PATH_MAX];
+        const char *hit =
+            cfg_i_suggest(key, names, n < CFG_KEYS_MAX ? n : CFG_KEYS_MAX, sb, sizeof sb);
+        return errbuf_set(err, errlen,
+                          "--set '%s': unknown machine key '%s'%s%s%s (see configs/README.md)", arg,
+                          key, hit ? " (did you mean '" : "", hit ? hit : "", hit ? "'?)" : "");
+    }
+    if (!set_scalar_type(k->type))
+        return errbuf_set(err, errlen,
+                          "--set '%s': %s is a list or a section; --set takes keys of one value",
+                          arg, key);
+    return 0;
+}
+
+int cfg_i_set_add_nodes(cfg_ctx_t *c)
+{
+    if (c->n_set > MACHINE_SET_MAX)
+        return errbuf_set(c->err, c->errlen, "--set: at most %d overrides", MACHINE_SET_MAX);
+    for (size_t j = 0; j < c->n_set; j++) {
+        if (cfg_set_check(c->set[j], c->err, c->errlen))
+            return -1;
+        const char *v = strchr(c->set[j], '=') + 1;
+        int id = yaml_document_add_scalar(c->doc, NULL, (yaml_char_t *)(uintptr_t)v, (int)strlen(v),
+                                          YAML_PLAIN_SCALAR_STYLE);
+        if (!id)
+            return errbuf_set(c->err, c->errlen, "--set %s: out of memory", c->set[j]);
+        yaml_node_t *n = yaml_document_get_node(c->doc, id);
+        n->start_mark.index = n->end_mark.index = CFG_SET_MARK + j;
+        c->set_node[j] = id;
+    }
+    return 0;
+}
+
+int cfg_i_set_apply(cfg_ctx_t *c)
+{
+    for (size_t j = 0; j < c->n_set; j++) {
+        char key[CFG_PATH_MAX];
+        set_split(c->set[j], key, sizeof key); /* checked by cfg_i_set_add_nodes */
+        int i = cfg_i_key_index(c, key);
+        if (i < 0)
+            return errbuf_set(c->err, c->errlen, "--set %s: unknown machine key", c->set[j]);
+        c->val[i] = yaml_document_get_node(c->doc, c->set_node[j]);
+        if (strncmp(key, "l3.", 3) == 0)
+            c->l3_given = true;
+    }
+    return 0;
 }

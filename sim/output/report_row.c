@@ -190,6 +190,7 @@ int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t e
         return -1;
     }
     if (memchr(r->machine, '\0', sizeof r->machine) == NULL ||
+        memchr(r->set, '\0', sizeof r->set) == NULL ||
         memchr(s->function, '\0', sizeof s->function) == NULL) {
         errbuf_set(err, errlen, "report: machine or function name is not terminated");
         return -1;
@@ -197,6 +198,7 @@ int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t e
 
     /* inputs */
     if (add_str(row, "machine", r->machine, err, errlen) ||
+        add_str(row, "set", r->set, err, errlen) ||
         add_str(row, "workload", wl_kind_name(s->kind), err, errlen) ||
         add_str(row, "function", s->function, err, errlen) ||
         add_str(row, "caller", wl_caller_name(s->caller), err, errlen) ||
@@ -328,7 +330,7 @@ int report_collect_native(const native_result_t *n, report_row_t *row, char *err
     if (!TERMINATED(n->counters_via) || !TERMINATED(n->counters_reason) ||
         !TERMINATED(n->host_model) || !TERMINATED(n->kernel_release) ||
         !TERMINATED(n->kernel_version) || !TERMINATED(n->kernel_preempt) ||
-        !TERMINATED(n->preempt_source) || !TERMINATED(n->page_how)) {
+        !TERMINATED(n->preempt_source) || !TERMINATED(n->page_how) || !TERMINATED(n->date_utc)) {
         errbuf_set(err, errlen, "report: a native string is not terminated");
         return -1;
     }
@@ -347,7 +349,12 @@ int report_collect_native(const native_result_t *n, report_row_t *row, char *err
         add_str_at(row, "native", "kernel_release", NULL, n->kernel_release, err, errlen) ||
         add_str_at(row, "native", "kernel_version", NULL, n->kernel_version, err, errlen) ||
         add_str_at(row, "native", "kernel_preempt", NULL, n->kernel_preempt, err, errlen) ||
-        add_str_at(row, "native", "preempt_source", NULL, n->preempt_source, err, errlen))
+        add_str_at(row, "native", "preempt_source", NULL, n->preempt_source, err, errlen) ||
+        add_str_at(row, "native", "date_utc", NULL, n->date_utc, err, errlen) ||
+        add_double_at(row, "native", "clock_ghz", "before",
+                      n->clock_ghz_before > 0 ? n->clock_ghz_before : NAN, err, errlen) ||
+        add_double_at(row, "native", "clock_ghz", "after",
+                      n->clock_ghz_after > 0 ? n->clock_ghz_after : NAN, err, errlen))
         return -1;
     return 0;
 }

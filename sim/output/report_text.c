@@ -197,8 +197,17 @@ int report_text(FILE *out, const run_result_t *r, const native_result_t *n, char
                 n->repeat == 1 ? "" : "s");
         fprintf(out, "# pages: %s (%s); %s in huge pages\n", native_page_mode_name(n->page_mode),
                 n->page_how, b);
+        if (n->clock_ghz_before > 0 && n->clock_ghz_after > 0)
+            fprintf(out, "# measured %s, core clock %.2f GHz before, %.2f after\n",
+                    n->date_utc[0] ? n->date_utc : "?", n->clock_ghz_before, n->clock_ghz_after);
+        else
+            fprintf(out, "# measured %s\n", n->date_utc[0] ? n->date_utc : "?");
     } else {
-        fprintf(out, "# machine '%s' (simulated)\n", top_str(row, "machine"));
+        const char *set = top_str(row, "set");
+        if (set && set[0])
+            fprintf(out, "# machine '%s' (simulated; --set %s)\n", top_str(row, "machine"), set);
+        else
+            fprintf(out, "# machine '%s' (simulated)\n", top_str(row, "machine"));
     }
     text_size(top_u64(row, "size_bytes"), a, sizeof a);
     uint64_t loops = top_u64(row, "loops");

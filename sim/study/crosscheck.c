@@ -163,7 +163,7 @@ static void xc_task(void *ctx, size_t i)
     machine_t *mc = NULL;
     if (p->at_own_clock && c->clock_ghz > 0) {
         char ce[512] = "";
-        if (!(mc = cfg_machine_load_at_clock(p->path, c->clock_ghz, ce, sizeof ce))) {
+        if (!(mc = cfg_machine_reload(p->m, c->clock_ghz, ce, sizeof ce))) {
             snprintf(c->why, sizeof(c->why), "%.*s", (int)sizeof(c->why) - 1, ce);
             c->model_failed = true;
             return;
@@ -189,6 +189,7 @@ int xc_measure_case(xc_case_t *c, uint32_t repeat, long cpu, double *ghz, native
     no.repeat = repeat;
     no.cpu = (int32_t)cpu;
     no.counters = false;
+    no.clock = false; /* measured around the case by the caller */
     int rc = native_run(&c->spec, &no, nr, c->why, sizeof(c->why));
     if (rc)
         return rc;

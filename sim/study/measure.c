@@ -414,6 +414,7 @@ static void run_fig(measure_t *ms, const machine_t *hm, measure_fig_t *f, double
     no.cpu = ms->o.cpu;
     no.counters = false;
     no.progress = false;
+    no.clock = false;          /* measured around the figure below */
     static native_result_t nr; /* large; native runs are one at a time */
     if (native_run(&s, &no, &nr, f->why, sizeof f->why)) {
         f->skipped = true;

@@ -41,16 +41,17 @@
 /* the sweep                                                                 */
 
 typedef struct axis {
-    char key[32];
+    char key[64];
     char **values;
     size_t n;
     uint64_t stride;
 } axis_t;
 
 typedef struct machine_slot {
-    char *arg; /* as given: name, path or host */
+    char *arg; /* as given: name, path or host; then each --set, a line each */
     machine_t *m;
     char err[512];
+    bool set_failed;                                   /* the file loads; an override does not */
     char warning[sizeof(((host_pick_t *)0)->warning)]; /* host: the file is of another system */
 } machine_slot_t;
 
@@ -156,11 +157,52 @@ const char *sweep_value(const sweep_t *s, uint64_t p, size_t axis)
 
 /* ---- machines ---- */
 
-static int load_machine(machine_slot_t *slot)
+/* A machine-key axis (l2.mshrs=16..128:x2): its values are --set overrides.
+ * Run options have no dots; machine keys always do. */
+static bool axis_is_machine_key(const char *key)
+{
+    return strchr(key, '.') != NULL;
+}
+
+/* Set axis a's value v on r. */
+static int set_axis(run_point_t *r, const char *key, const char *v, char *err, size_t errlen)
+{
+    if (!axis_is_machine_key(key))
+        return point_set(r, key, v, err, errlen);
+    char o[MACHINE_SET_ARG_MAX];
+    if ((size_t)snprintf(o, sizeof o, "%s=%s", key, v) >= sizeof o)
+        return errbuf_set(err, errlen, "--sweep %s=%s: longer than %d characters", key, v,
+                          MACHINE_SET_ARG_MAX - 1);
+    return point_set(r, "set", o, err, errlen);
+}
+
+/* The machine a point runs on: its --machine and its overrides (malloc'd). */
+static char *machine_id(const run_point_t *r)
+{
+    size_t len = strlen(r->machine) + 1;
+    for (uint32_t j = 0; j < r->n_set; j++)
+        len += strlen(r->set[j]) + 1;
+    char *id = malloc(len);
+    if (!id)
+        return NULL;
+    size_t at = (size_t)snprintf(id, len, "%s", r->machine);
+    for (uint32_t j = 0; j < r->n_set; j++)
+        at += (size_t)snprintf(id + at, len - at, "\n%s", r->set[j]);
+    return id;
+}
+
+static int load_machine(machine_slot_t *slot, const run_point_t *r)
 {
     host_pick_t pick;
-    slot->m = host_machine_open(slot->arg, &pick, slot->err, sizeof slot->err);
+    slot->m = host_machine_open(r->machine, &pick, slot->err, sizeof slot->err);
     snprintf(slot->warning, sizeof slot->warning, "%s", pick.warning);
+    const char *set[MACHINE_SET_MAX];
+    size_t n = point_set_list(r, set);
+    if (slot->m && cfg_machine_apply_set(&slot->m, set, n, slot->err, sizeof slot->err)) {
+        cfg_machine_destroy(slot->m);
+        slot->m = NULL;
+        slot->set_failed = true;
+    }
     return slot->m ? 0 : -1;
 }
 
@@ -174,17 +216,20 @@ size_t sweep_n_machines(const sweep_t *s)
     return s->n_machines;
 }
 
-static machine_slot_t *find_machine(const sweep_t *s, const char *arg)
+static machine_slot_t *find_machine(const sweep_t *s, const run_point_t *r)
 {
-    for (size_t i = 0; i < s->n_machines; i++)
-        if (strcmp(s->machines[i].arg, arg) == 0)
-            return &s->machines[i];
-    return NULL;
+    char *id = machine_id(r);
+    machine_slot_t *hit = NULL;
+    for (size_t i = 0; id && !hit && i < s->n_machines; i++)
+        if (strcmp(s->machines[i].arg, id) == 0)
+            hit = &s->machines[i];
+    free(id);
+    return hit;
 }
 
-static int add_machine(sweep_t *s, const char *arg, machine_slot_t **out)
+static int add_machine(sweep_t *s, const run_point_t *r, machine_slot_t **out)
 {
-    machine_slot_t *slot = find_machine(s, arg);
+    machine_slot_t *slot = find_machine(s, r);
     if (!slot) {
         machine_slot_t *nm = realloc(s->machines, (s->n_machines + 1) * sizeof *nm);
         if (!nm)
@@ -192,11 +237,11 @@ static int add_machine(sweep_t *s, const char *arg, machine_slot_t **out)
         s->machines = nm;
         slot = &s->machines[s->n_machines];
         memset(slot, 0, sizeof *slot);
-        slot->arg = strdup(arg);
+        slot->arg = machine_id(r);
         if (!slot->arg)
             return -1;
         s->n_machines++;
-        load_machine(slot);
+        load_machine(slot, r);
     }
     *out = slot;
     return 0;
@@ -333,26 +378,58 @@ static void sb_field(sbuf_t *b, const report_field_t *f)
     }
 }
 
+/* The machines of the sweep: one per combination of the axes that change the
+ * machine (machine=..., machine keys), on top of --machine and --set. */
+#define SWEEP_MACHINES_MAX 4096u
+
 int sweep_prepare(sweep_t *s, char *err, size_t errlen)
 {
     machine_slot_t *slot = NULL;
     ssize_t maxis = -1;
-    for (size_t a = 0; a < s->n_axes; a++)
+    size_t mx[SWEEP_AXES_MAX], nmx = 0;
+    uint64_t combos = 1;
+    for (size_t a = 0; a < s->n_axes; a++) {
         if (strcmp(s->axes[a].key, "machine") == 0)
             maxis = (ssize_t)a;
+        if (strcmp(s->axes[a].key, "machine") == 0 || axis_is_machine_key(s->axes[a].key)) {
+            mx[nmx++] = a;
+            combos *= s->axes[a].n;
+            if (combos > SWEEP_MACHINES_MAX)
+                return errbuf_set(err, errlen,
+                                  "--sweep: more than %u machines (the product of the machine and "
+                                  "machine-key axes)",
+                                  SWEEP_MACHINES_MAX);
+        }
+    }
     if (maxis < 0 && s->base.machine[0] == '\0')
         return errbuf_set(err, errlen,
                           "--machine is required (or --sweep machine=A,B,...); see 'clearsim "
                           "machines'");
     if (maxis < 0) {
-        if (add_machine(s, s->base.machine, &slot) != 0)
+        if (add_machine(s, &s->base, &slot) != 0)
             return errbuf_set(err, errlen, "out of memory");
         if (!slot->m)
-            return errbuf_set(err, errlen, "%s", slot->err);
-    } else {
-        for (size_t i = 0; i < s->axes[maxis].n; i++)
-            if (add_machine(s, s->axes[maxis].values[i], &slot) != 0)
-                return errbuf_set(err, errlen, "out of memory");
+            return errbuf_set_rc(slot->set_failed ? -2 : -1, err, errlen, "%s", slot->err);
+    }
+    for (uint64_t q = 0; q < combos && nmx > 0; q++) {
+        run_point_t *r = malloc(sizeof *r);
+        if (!r)
+            return errbuf_set(err, errlen, "out of memory");
+        *r = s->base;
+        uint64_t rest = q;
+        bool ok = true;
+        for (size_t i = 0; i < nmx; i++) {
+            const axis_t *ax = &s->axes[mx[i]];
+            /* a value that does not take makes its points error records */
+            char why[256];
+            if (set_axis(r, ax->key, ax->values[rest % ax->n], why, sizeof why))
+                ok = false;
+            rest /= ax->n;
+        }
+        int rc = ok ? add_machine(s, r, &slot) : 0;
+        free(r);
+        if (rc != 0)
+            return errbuf_set(err, errlen, "out of memory");
     }
 
     run_result_t *fake = calloc(1, sizeof *fake);
@@ -422,9 +499,9 @@ static int build_point(const sweep_t *s, uint64_t p, run_point_t *r, const machi
 {
     *r = s->base;
     for (size_t a = 0; a < s->n_axes; a++)
-        if (point_set(r, s->axes[a].key, sweep_value(s, p, a), err, errlen) != 0)
+        if (set_axis(r, s->axes[a].key, sweep_value(s, p, a), err, errlen) != 0)
             return -1;
-    const machine_slot_t *slot = find_machine(s, r->machine);
+    const machine_slot_t *slot = find_machine(s, r);
     if (!slot)
         return errbuf_set(err, errlen, "internal: machine '%.64s' was not loaded", r->machine);
     if (!slot->m)

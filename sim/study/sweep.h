@@ -6,7 +6,9 @@
  * Notes
  *  - An axis is KEY=SPEC. KEY is a `run` option that takes a value (size,
  *    chunk, loops, function, fill, caller, page, fault, preempt, extent-cap,
- *    workload, machine, seed). SPEC is a list `a,b,c`, a geometric range
+ *    workload, machine, seed), or a machine-file key (it has a dot:
+ *    l2.mshrs), whose each value becomes a --set override; its ranges are
+ *    numbers that share one unit (80ns..140ns:+20ns). SPEC is a list `a,b,c`, a geometric range
  *    `LO..HI:xF` (LO, LO*F, ... up to HI) or an arithmetic range `LO..HI:+S`
  *    (LO, LO+S, ... up to HI). Range bounds take size units (4KB, 1GB) or
  *    plain numbers; range values of the size keys (size, chunk, extent-cap,
@@ -73,10 +75,12 @@ uint64_t sweep_n_points(const sweep_t *s);
 /* The value of `axis` at point p. */
 const char *sweep_value(const sweep_t *s, uint64_t p, size_t axis);
 
-/* Load the machines (the --machine option and every machine=... value) and
- * fix the csv columns. A --machine that does not load, or no machine at all,
- * is an error; a machine=... value that does not load only makes its points
- * error records. Returns 0, or -1 with a reason. */
+/* Load the machines (the --machine option and every machine=... value, each
+ * with the --set overrides and the values of the machine-key axes) and fix
+ * the csv columns. A --machine that does not load, or no machine at all, is
+ * an error; a machine=... or machine-key value that does not load only makes
+ * its points error records. Returns 0, or -1 with a reason, or -2 when the
+ * file loads and a --set value is what it refuses (a usage error). */
 int sweep_prepare(sweep_t *s, char *err, size_t errlen);
 /* The machines loaded (after sweep_prepare), and the warning of machine i
  * when --machine host chose a file of another system (host_pick_t), or NULL. */

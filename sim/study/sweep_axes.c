@@ -10,6 +10,7 @@
 #include "sim/study/sweep.h"
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "models/base/errbuf.h"
 #include "sim/engine/point.h"
+#include "sim/machine/cfg.h"
 #include "sim/machine/units.h"
 
 /* ------------------------------------------------------------------------ */
@@ -131,6 +133,75 @@ static int expand_range(const char *key, const char *spec, char ***values, size_
     return 0;
 }
 
+/* A number with an optional unit ("16", "80ns", "3.5GHz"): the value, and
+ * the unit into unit. Returns 0, or -1. */
+static int number_unit(const char *s, double *v, char *unit, size_t len)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    if (end == s || errno || !(*v >= 0) || strlen(end) >= len)
+        return -1;
+    snprintf(unit, len, "%s", end);
+    return 0;
+}
+
+/* A machine key's range, LO..HI:xF or LO..HI:+S: numbers that share one
+ * unit (l2.mshrs=16..128:x2, memory.latency=80ns..140ns:+20ns), each value
+ * written with it. Returns 1 if spec is not range-shaped, 0, or -1. */
+static int expand_key_range(const char *key, const char *spec, char ***values, size_t *n,
+                            size_t *cap, char *err, size_t errlen)
+{
+    const char *dots = strstr(spec, "..");
+    if (!dots)
+        return 1;
+    const char *colon = strrchr(spec, ':');
+    if (!colon || colon < dots || (colon[1] != 'x' && colon[1] != '+'))
+        return errbuf_set(err, errlen,
+                          "--sweep %s=%s: a range needs a step: LO..HI:xFACTOR or LO..HI:+STEP",
+                          key, spec);
+    char lo_s[64], hi_s[64], ulo[16], uhi[16], ust[16];
+    size_t lo_len = (size_t)(dots - spec), hi_len = (size_t)(colon - dots - 2);
+    double lo, hi, step;
+    if (lo_len == 0 || hi_len == 0 || lo_len >= sizeof lo_s || hi_len >= sizeof hi_s)
+        return errbuf_set(err, errlen, "--sweep %s=%s: a range is LO..HI:xFACTOR or LO..HI:+STEP",
+                          key, spec);
+    memcpy(lo_s, spec, lo_len);
+    lo_s[lo_len] = '\0';
+    memcpy(hi_s, dots + 2, hi_len);
+    hi_s[hi_len] = '\0';
+    bool geometric = colon[1] == 'x';
+    if (number_unit(lo_s, &lo, ulo, sizeof ulo) || number_unit(hi_s, &hi, uhi, sizeof uhi) ||
+        number_unit(colon + 2, &step, ust, sizeof ust))
+        return errbuf_set(err, errlen,
+                          "--sweep %s=%s: LO, HI and the step are numbers, with one unit", key,
+                          spec);
+    if (strcmp(ulo, uhi) != 0 || (ust[0] && (geometric || strcmp(ust, ulo) != 0)))
+        return errbuf_set(err, errlen,
+                          "--sweep %s=%s: LO and HI (and a +STEP) must have the same unit "
+                          "('%s', '%s')",
+                          key, spec, ulo, uhi);
+    if (lo > hi)
+        return errbuf_set(err, errlen, "--sweep %s=%s: the range is empty (%s > %s)", key, spec,
+                          lo_s, hi_s);
+    if (geometric ? !(step > 1) || !(lo > 0) : !(step > 0))
+        return errbuf_set(err, errlen,
+                          "--sweep %s=%s: a geometric range needs LO > 0 and a factor above 1; "
+                          "an arithmetic one a step above 0",
+                          key, spec);
+    for (unsigned i = 0;; i++) {
+        double v = geometric ? lo * pow(step, i) : lo + step * i;
+        if (v > hi * (1 + 1e-9))
+            break;
+        char buf[48];
+        snprintf(buf, sizeof buf, "%.6g%s", v, ulo);
+        if (push_value(values, n, cap, buf, strlen(buf)) != 0)
+            return errbuf_set(err, errlen, "--sweep %s=%s: more than %u values (or out of memory)",
+                              key, spec, SWEEP_VALUES_MAX);
+    }
+    return 0;
+}
+
 int sweep_spec_expand(const char *key, const char *spec, char ***values, size_t *n, char *err,
                       size_t errlen)
 {
@@ -138,17 +209,33 @@ int sweep_spec_expand(const char *key, const char *spec, char ***values, size_t 
     *values = NULL;
     *n = 0;
     const point_option_t *po = point_option_find(key);
-    if (!po || !po->has_arg)
+    bool machine_key = strchr(key, '.') != NULL;
+    if (machine_key) {
+        char probe[MACHINE_SET_ARG_MAX];
+        snprintf(probe, sizeof probe, "%s=0", key);
+        if (cfg_set_check(probe, err, errlen))
+            return errbuf_set(err, errlen,
+                              "--sweep %s=...: not a machine key of one value (see "
+                              "configs/README.md)",
+                              key);
+    } else if (po && strcmp(key, "set") == 0) {
+        return errbuf_set(err, errlen,
+                          "--sweep set=...: sweep the machine key itself, e.g. "
+                          "--sweep l2.mshrs=16..128:x2");
+    }
+    if (!machine_key && (!po || !po->has_arg))
         return errbuf_set(
             err, errlen,
             "--sweep %s=...: unknown key; use a run option such as size, chunk, loops, "
             "function, fill, caller, page, fault, preempt, extent-cap, workload, "
-            "machine or seed",
+            "machine or seed, or a machine key such as l2.mshrs",
             key);
     if (spec[0] == '\0')
         return errbuf_set(err, errlen, "--sweep %s=: no values", key);
     int rc = 1;
-    if (!key_is_name(key) && !strchr(spec, ','))
+    if (machine_key && !strchr(spec, ','))
+        rc = expand_key_range(key, spec, values, n, &cap, err, errlen);
+    else if (!key_is_name(key) && !strchr(spec, ','))
         rc = expand_range(key, spec, values, n, &cap, err, errlen);
     if (rc == 1) {
         for (const char *p = spec;;) {

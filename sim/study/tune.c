@@ -345,6 +345,11 @@ int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *r, char *e
     if (!o->reuse_subpage && !(o->reuse_fraction >= 0 && o->reuse_fraction <= 1))
         return errbuf_set(err, errlen, "--reuse must be between 0 and 1, or 'subpage'");
     snprintf(r->machine, sizeof r->machine, "%s", m->name);
+    for (uint32_t j = 0, at = 0; j < m->n_set && j < MACHINE_SET_MAX; j++) {
+        int w = snprintf(r->set + at, sizeof r->set - at, "%s%s", j ? " " : "", m->set[j]);
+        if (w > 0 && (size_t)w < sizeof r->set - at)
+            at += (uint32_t)w;
+    }
     tune_strategy_functions(m, r->function, r->have);
     if (!r->have[TUNE_TEMPORAL] || !r->have[TUNE_NONTEMPORAL] || !r->have[TUNE_CURRENT])
         return errbuf_set(err, errlen,
@@ -474,6 +479,7 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
     json_t *root = json_object();
     const tune_pair_t *nt = nt_pair(r);
     json_object_set_new(root, "machine", json_string(r->machine));
+    json_object_set_new(root, "set", json_string(r->set));
     json_object_set_new(root, "nt_threshold_bytes",
                         jbytes(nt && nt->found, nt ? nt->threshold_bytes : 0, &ovf));
     json_object_set_new(root, "extent_cap_bytes",
@@ -560,14 +566,33 @@ static void csv_real(FILE *out, double v)
         fprintf(out, "%.17g", v);
 }
 
+/* A text field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
+static void csv_text(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
 static int print_csv(FILE *out, const tune_result_t *r, char *err, size_t errlen)
 {
-    fputs("machine,size_bytes,weight,strategy,function,reuse_bytes,buffer_bytes,clear_seconds,"
+    fputs("machine,set,size_bytes,weight,strategy,function,reuse_bytes,buffer_bytes,clear_seconds,"
           "refetch_seconds,total_seconds,bytes_per_sec,extrapolated,error_bound\n",
           out);
     for (size_t i = 0; i < r->n_curve; i++) {
         const tune_point_t *p = &r->curve[i];
-        fprintf(out, "%s,%" PRIu64 ",", r->machine, p->size_bytes);
+        csv_text(out, r->machine);
+        fputc(',', out);
+        csv_text(out, r->set);
+        fprintf(out, ",%" PRIu64 ",", p->size_bytes);
         csv_real(out, p->weight);
         fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",", tune_strategy_name(p->strategy),
                 p->function, p->reuse_bytes, p->buffer_bytes);
@@ -602,7 +627,7 @@ static void fmt_time(double s, char *buf, size_t len)
 static int print_text(FILE *out, const tune_result_t *r, char *err, size_t errlen)
 {
     char a[32], b[32], c[32];
-    fprintf(out, "# clearsim tune: %s\n", r->machine);
+    fprintf(out, "# clearsim tune: %s%s%s\n", r->machine, r->set[0] ? " --set " : "", r->set);
     if (r->reuse_subpage)
         snprintf(a, sizeof a, "the first 4KiB");
     else

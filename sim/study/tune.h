@@ -114,6 +114,7 @@ typedef struct tune_pair {
 
 typedef struct tune_result {
     char machine[MACHINE_NAME_MAX];
+    char set[MACHINE_SET_MAX * MACHINE_SET_ARG_MAX]; /* the machine's --set, blank-separated */
     bool have[TUNE_STRATEGIES];
     char function[TUNE_STRATEGIES][32];
     tune_strategy_t current_as; /* the strategy whose function is the current one, or

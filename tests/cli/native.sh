@@ -11,9 +11,9 @@ need_python
 cs native -s 4MB -f rep_stosb --repeat 3 --format json -q
 [[ $RC -eq 0 ]] || fail "native --format json: exit $RC"
 python3 - "$OUT" <<'PY' || fail "native json does not follow the contract"
-import json, math, sys
+import json, math, re, sys
 doc = json.load(open(sys.argv[1]))
-keys = ["machine", "workload", "function", "caller", "fault", "preempt", "page_bytes",
+keys = ["machine", "set", "workload", "function", "caller", "fault", "preempt", "page_bytes",
         "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
         "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic",
         "native"]
@@ -33,8 +33,14 @@ for name, v in c.items():
 n = doc["native"]
 nkeys = ["repeat", "cpu", "seconds", "bytes_per_sec", "page_mode", "page_how", "huge_bytes",
          "counters_via", "counters_reason", "host_model", "kernel_release", "kernel_version",
-         "kernel_preempt", "preempt_source"]
+         "kernel_preempt", "preempt_source", "date_utc", "clock_ghz"]
 assert list(n) == nkeys, list(n)
+assert doc["set"] == ""
+assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", n["date_utc"]), n["date_utc"]
+assert list(n["clock_ghz"]) == ["before", "after"], n["clock_ghz"]
+for q in ("before", "after"):
+    g = n["clock_ghz"][q]
+    assert g is None or 0.2 < g < 10, (q, g)
 assert n["repeat"] == 3 and isinstance(n["cpu"], int) and n["cpu"] >= 0
 for q in ("seconds", "bytes_per_sec"):
     assert list(n[q]) == ["mean", "stddev", "ci95"], list(n[q])

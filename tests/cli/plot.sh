@@ -32,11 +32,11 @@ is_png "$TMPD/machines.png" || fail "plot machines: not a PNG"
 
 # tuning: the columns of 'clearsim tune --format csv' (a hand-made curve)
 cat >"$TMPD/tune.csv" <<'EOF'
-machine,size_bytes,weight,strategy,function,reuse_bytes,buffer_bytes,clear_seconds,refetch_seconds,total_seconds,bytes_per_sec,extrapolated,error_bound
-m,4096,1,temporal,rep_stosb,0,4096,1e-6,0,1e-6,4096000000,false,0
-m,4096,1,nontemporal,movnti,0,4096,2e-6,0,2e-6,2048000000,false,0
-m,65536,1,temporal,rep_stosb,0,65536,1e-5,0,1e-5,6553600000,false,0
-m,65536,1,nontemporal,movnti,0,65536,5e-6,0,5e-6,13107200000,false,0
+machine,set,size_bytes,weight,strategy,function,reuse_bytes,buffer_bytes,clear_seconds,refetch_seconds,total_seconds,bytes_per_sec,extrapolated,error_bound
+m,,4096,1,temporal,rep_stosb,0,4096,1e-6,0,1e-6,4096000000,false,0
+m,,4096,1,nontemporal,movnti,0,4096,2e-6,0,2e-6,2048000000,false,0
+m,,65536,1,temporal,rep_stosb,0,65536,1e-5,0,1e-5,6553600000,false,0
+m,,65536,1,nontemporal,movnti,0,65536,5e-6,0,5e-6,13107200000,false,0
 EOF
 cs plot --kind tuning -i "$TMPD/tune.csv" -o "$TMPD/tune.png"
 [[ $RC -eq 0 ]] || fail "plot tuning: exit $RC"

@@ -12,10 +12,11 @@ cs run --machine zen3-epyc-7j13 --size 1MB --loops 2 --fill 0x5a --format json -
 python3 - "$OUT" <<'PY' || fail "run json does not follow the contract"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-keys = ["machine", "workload", "function", "caller", "fault", "preempt", "page_bytes",
+keys = ["machine", "set", "workload", "function", "caller", "fault", "preempt", "page_bytes",
         "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
         "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic"]
 assert list(doc) == keys, list(doc)
+assert doc["set"] == "", doc["set"]
 for k in ("machine", "workload", "function", "caller", "fault", "preempt"):
     assert isinstance(doc[k], str), k
 for k in ("page_bytes", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill",

@@ -99,7 +99,7 @@ cs run --machine zen3-epyc-7j13 -f rep_stosb -s 64MB -k 8MB --format json -q
 python3 - "$TMPD/cap.json" "$OUT" <<'EOF' || fail "tune extent cap"
 import json, sys
 d = json.load(open(sys.argv[1])); run = json.load(open(sys.argv[2]))
-keys = ["machine", "nt_threshold_bytes", "extent_cap_bytes", "current_function", "strategies",
+keys = ["machine", "set", "nt_threshold_bytes", "extent_cap_bytes", "current_function", "strategies",
         "reuse", "current_expected_seconds", "thresholds", "extent_cap", "curve"]
 assert list(d) == keys, list(d)
 c = d["extent_cap"]
@@ -129,7 +129,7 @@ assert d['extent_cap_bytes'] is None and d['extent_cap']['needed'] is False" ||
 printf 'size,weight\n4KB,3\n64KB,1\n' >"$TMPD/sizes.csv"
 cs tune --machine graviton3 --sizes-file "$TMPD/sizes.csv" --preempt full --format csv -q
 [[ $RC -eq 0 ]] || fail "tune --sizes-file csv: exit $RC"
-[[ $(grep -c '^graviton3,4096,3,' "$OUT") -eq 4 ]] || fail "tune csv: 4 strategies at 4KiB, weight 3"
+[[ $(grep -c '^graviton3,,4096,3,' "$OUT") -eq 4 ]] || fail "tune csv: 4 strategies at 4KiB, weight 3"
 printf 'size,weight\n4KB,3\n64KB\n' >"$TMPD/bad.csv"
 expect_error 1 "bad.csv:3" tune --machine graviton3 --sizes-file "$TMPD/bad.csv"
 printf '4KB: 2\n2MB: x\n' >"$TMPD/bad.yaml"
