@@ -3,7 +3,8 @@
  * callers.h): page-at-a-time, extent, chunked.
  *
  * Notes
- *  - page: the order of Linux's process_huge_page() (mm/memory.c) for folios
+ *  - page: subpages of the base page (4 KiB, or 16/64 KiB arm64 kernels).
+ *    The order of Linux's process_huge_page() (mm/memory.c) for folios
  *    of at most max_order_pages subpages, with target subpage n of N:
  *      2n <= N: subpages N-1 down to 2n, then pairs converging on n:
  *               i = 0..n-1: left i, right 2n-1-i;
@@ -12,7 +13,7 @@
  *    The target is always cleared last (it stays cache-hot for the user).
  *    Larger ("gigantic") folios go 0..N-1 ascending (clear_gigantic_page()).
  *    A reschedule point precedes every subpage of a multi-page folio; a
- *    single 4 KiB page is cleared directly, without one (order-0 faults zero
+ *    single base page is cleared directly, without one (order-0 faults zero
  *    the page at allocation, not through folio_zero_user()).
  *    max_order_pages 0 means
  *    CALLER_DEFAULT_MAX_ORDER_PAGES (1024, MAX_PAGE_ORDER 10 with 4 KiB pages).
@@ -37,20 +38,21 @@ static void resched(const caller_cb_t *cb)
         cb->resched(cb->ctx);
 }
 
-static void clear_subpage(uint64_t folio_addr, uint64_t i, const caller_cb_t *cb)
+static void clear_subpage(uint64_t folio_addr, uint64_t i, uint64_t sub, const caller_cb_t *cb)
 {
     resched(cb);
-    cb->clear(cb->ctx, folio_addr + i * CALLER_SUBPAGE_BYTES, CALLER_SUBPAGE_BYTES);
+    cb->clear(cb->ctx, folio_addr + i * sub, sub);
 }
 
 void caller_page(uint64_t folio_addr, uint64_t folio_bytes, uint64_t fault_addr,
-                 uint32_t max_order_pages, const caller_cb_t *cb)
+                 uint64_t subpage_bytes, uint32_t max_order_pages, const caller_cb_t *cb)
 {
-    const uint64_t N = folio_bytes / CALLER_SUBPAGE_BYTES;
+    const uint64_t sub = subpage_bytes ? subpage_bytes : CALLER_SUBPAGE_BYTES;
+    const uint64_t N = folio_bytes / sub;
     if (N == 0)
         return;
     if (N == 1) {
-        cb->clear(cb->ctx, folio_addr, CALLER_SUBPAGE_BYTES);
+        cb->clear(cb->ctx, folio_addr, sub);
         return;
     }
     if (max_order_pages == 0)
@@ -58,13 +60,13 @@ void caller_page(uint64_t folio_addr, uint64_t folio_bytes, uint64_t fault_addr,
 
     if (N > max_order_pages) {
         for (uint64_t i = 0; i < N; i++)
-            clear_subpage(folio_addr, i, cb);
+            clear_subpage(folio_addr, i, sub, cb);
         return;
     }
 
     uint64_t n = 0;
     if (fault_addr >= folio_addr)
-        n = (fault_addr - folio_addr) / CALLER_SUBPAGE_BYTES;
+        n = (fault_addr - folio_addr) / sub;
     if (n >= N)
         n = N - 1;
 
@@ -73,16 +75,16 @@ void caller_page(uint64_t folio_addr, uint64_t folio_bytes, uint64_t fault_addr,
         base = 0;
         l = n;
         for (uint64_t i = N; i-- > 2 * n;)
-            clear_subpage(folio_addr, i, cb);
+            clear_subpage(folio_addr, i, sub, cb);
     } else {
         base = 2 * n - N;
         l = N - n;
         for (uint64_t i = 0; i < base; i++)
-            clear_subpage(folio_addr, i, cb);
+            clear_subpage(folio_addr, i, sub, cb);
     }
     for (uint64_t i = 0; i < l; i++) {
-        clear_subpage(folio_addr, base + i, cb);
-        clear_subpage(folio_addr, base + 2 * l - 1 - i, cb);
+        clear_subpage(folio_addr, base + i, sub, cb);
+        clear_subpage(folio_addr, base + 2 * l - 1 - i, sub, cb);
     }
 }
 

@@ -42,9 +42,10 @@ typedef struct caller_cb {
 } caller_cb_t;
 
 /* Page-at-a-time clearing of the folio at folio_addr (folio_bytes long) after
- * a fault at fault_addr. */
+ * a fault at fault_addr, in subpages of subpage_bytes (the base page:
+ * clear_page() clears PAGE_SIZE; 0 means CALLER_SUBPAGE_BYTES). */
 void caller_page(uint64_t folio_addr, uint64_t folio_bytes, uint64_t fault_addr,
-                 uint32_t max_order_pages, const caller_cb_t *cb);
+                 uint64_t subpage_bytes, uint32_t max_order_pages, const caller_cb_t *cb);
 /* Extent clearing of the folio. cap_bytes applies under none/voluntary. */
 void caller_extent(uint64_t folio_addr, uint64_t folio_bytes, caller_preempt_t preempt,
                    uint64_t cap_bytes, const caller_cb_t *cb);

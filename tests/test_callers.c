@@ -74,7 +74,7 @@ static void test_page_fault_at_0(void **state)
     (void)state;
     rec_t r;
     caller_cb_t cb = cb_for(&r);
-    caller_page(FOLIO, 2ull << 20, FOLIO, 1024, &cb);
+    caller_page(FOLIO, 2ull << 20, FOLIO, 0, 1024, &cb);
     uint64_t n;
     uint64_t *idx = subpage_order(&r, &n);
     assert_int_equal(n, 512);
@@ -89,7 +89,7 @@ static void test_page_fault_at_300(void **state)
     (void)state;
     rec_t r;
     caller_cb_t cb = cb_for(&r);
-    caller_page(FOLIO, 2ull << 20, FOLIO + 300 * SUB + 123, 1024, &cb);
+    caller_page(FOLIO, 2ull << 20, FOLIO + 300 * SUB + 123, 0, 1024, &cb);
     uint64_t n;
     uint64_t *idx = subpage_order(&r, &n);
     assert_int_equal(n, 512);
@@ -116,7 +116,7 @@ static void test_page_fault_low_half(void **state)
     rec_t r;
     caller_cb_t cb = cb_for(&r);
     /* N = 8, n = 2: 7, 6, 5, 4, then (0,3), (1,2) */
-    caller_page(FOLIO, 8 * SUB, FOLIO + 2 * SUB, 1024, &cb);
+    caller_page(FOLIO, 8 * SUB, FOLIO + 2 * SUB, 0, 1024, &cb);
     uint64_t n;
     uint64_t *idx = subpage_order(&r, &n);
     const uint64_t want[] = {7, 6, 5, 4, 0, 3, 1, 2};
@@ -132,7 +132,7 @@ static void test_page_single(void **state)
     (void)state;
     rec_t r;
     caller_cb_t cb = cb_for(&r);
-    caller_page(FOLIO, SUB, FOLIO, 1024, &cb);
+    caller_page(FOLIO, SUB, FOLIO, 0, 1024, &cb);
     assert_int_equal(r.n, 1); /* an order-0 page: no reschedule point */
     assert_int_equal(r.ev[0].addr, FOLIO);
     assert_int_equal(r.ev[0].len, SUB);
@@ -144,7 +144,7 @@ static void test_page_gigantic(void **state)
     (void)state;
     rec_t r;
     caller_cb_t cb = cb_for(&r);
-    caller_page(FOLIO, 1ull << 30, FOLIO + (5ull << 20), 1024, &cb);
+    caller_page(FOLIO, 1ull << 30, FOLIO + (5ull << 20), 0, 1024, &cb);
     uint64_t n;
     uint64_t *idx = subpage_order(&r, &n);
     assert_int_equal(n, 262144);
@@ -155,7 +155,7 @@ static void test_page_gigantic(void **state)
 
     /* a 2 MiB folio is gigantic when max_order_pages < 512 */
     cb = cb_for(&r);
-    caller_page(FOLIO, 2ull << 20, FOLIO + (2ull << 20) - 1, 256, &cb);
+    caller_page(FOLIO, 2ull << 20, FOLIO + (2ull << 20) - 1, 0, 256, &cb);
     idx = subpage_order(&r, &n);
     assert_int_equal(n, 512);
     for (uint64_t i = 0; i < n; i++)

@@ -138,12 +138,11 @@ static void test_json_contract(void **state)
 
     /* top-level keys, in order */
     static const char *const keys[] = {
-        "machine",       "set",          "workload",         "function",
-        "caller",        "fault",        "preempt",          "page_bytes",
-        "size_bytes",    "chunk_bytes",  "extent_cap_bytes", "loops",
-        "fill",          "bytes",        "cycles",           "seconds",
-        "bytes_per_sec", "extrapolated", "error_bound",      "counters",
-        "traffic",
+        "machine",     "set",         "workload",         "function",        "caller",
+        "fault",       "preempt",     "page_bytes",       "base_page_bytes", "thp",
+        "size_bytes",  "chunk_bytes", "extent_cap_bytes", "loops",           "fill",
+        "bytes",       "cycles",      "seconds",          "bytes_per_sec",   "extrapolated",
+        "error_bound", "counters",    "traffic",
     };
     size_t nkeys = sizeof keys / sizeof keys[0];
     assert_int_equal(json_object_size(root), nkeys);
@@ -294,8 +293,10 @@ static void test_csv(void **state)
     const char *header = s, *row = nl + 1;
     /* exactly two lines */
     assert_int_equal(count_char(row, '\n'), 1);
-    assert_true(
-        strncmp(header, "machine,set,workload,function,caller,fault,preempt,page_bytes,", 62) == 0);
+    assert_true(strncmp(header,
+                        "machine,set,workload,function,caller,fault,preempt,page_bytes,"
+                        "base_page_bytes,thp,",
+                        82) == 0);
     assert_non_null(strstr(header, ",counters.cycles,counters.instructions,"));
     assert_non_null(strstr(header, ",counters.LLC-loads,counters.LLC-load-misses,"));
     assert_non_null(strstr(header, ",traffic.l1.hits,traffic.l1.misses,traffic.l1.writebacks,"));

@@ -293,6 +293,123 @@ static void test_mmap_extent_populate(void **state)
     free(r.ops);
 }
 
+/* Fault and call sizes of a run, in order: TRACE_FAULT bytes, then the
+ * clears (TRACE_CALL_BEGIN bytes) up to the next fault. */
+static void fault_sizes(const rec_t *r, uint64_t *faults, size_t *nf, uint64_t *calls, size_t *nc,
+                        size_t max)
+{
+    *nf = *nc = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->ops[i].kind == TRACE_FAULT && *nf < max)
+            faults[(*nf)++] = r->ops[i].bytes;
+        if (r->ops[i].kind == TRACE_CALL_BEGIN && *nc < max)
+            calls[(*nc)++] = r->ops[i].bytes;
+    }
+}
+
+/* --thp and --base-page: the folios the kernel would allocate are what the
+ * callers clear. With 4 KiB pages a PMD is 2 MiB: a 5 MiB mapping under THP
+ * always faults two 2 MiB folios and 256 base pages for the last 1 MiB; one
+ * base page short of a PMD (2 MiB - 4 KiB) gets no huge folio at all. */
+static void test_mmap_thp(void **state)
+{
+    (void)state;
+    machine_t m;
+    machine_x86(&m);
+    wl_spec_t s;
+    wl_spec_init(&s);
+    s.kind = WL_MMAP;
+    snprintf(s.function, sizeof s.function, "rep_stosb");
+    s.caller = WL_CALLER_EXTENT;
+    s.preempt = CALLER_PREEMPT_FULL;
+    s.thp = WL_THP_ALWAYS;
+    s.size_bytes = 5 * MIB;
+    static uint64_t f[4096], c[4096];
+    size_t nf, nc;
+    rec_t r = {0};
+    char err[256];
+    assert_int_equal(wl_pmd_bytes(4096), 2 * MIB);
+    assert_int_equal(wl_pmd_bytes(16384), 32 * MIB);
+    assert_int_equal(wl_pmd_bytes(65536), 512 * MIB);
+    assert_int_equal(wl_folio_bytes(&s, 0), 2 * MIB);
+    assert_int_equal(wl_folio_bytes(&s, 4 * MIB), 4096);
+    assert_int_equal(run(&s, &m, &r, false, err, sizeof err), 0);
+    fault_sizes(&r, f, &nf, c, &nc, 4096);
+    assert_int_equal(nf, 2 + 256);
+    assert_int_equal(nc, 2 + 256);
+    assert_int_equal(f[0], 2 * MIB);
+    assert_int_equal(f[1], 2 * MIB);
+    assert_int_equal(f[2], 4096);
+    assert_int_equal(f[257], 4096);
+    assert_int_equal(c[0], 2 * MIB); /* full: one extent per folio */
+    assert_int_equal(c[2], 4096);
+    assert_int_equal(wl_mmap_calls(&s, &m), 258);
+    free(r.ops);
+
+    /* the page caller clears a THP folio in 512 subpages of 4 KiB */
+    s.caller = WL_CALLER_PAGE;
+    s.size_bytes = 2 * MIB;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(run(&s, &m, &r, false, err, sizeof err), 0);
+    fault_sizes(&r, f, &nf, c, &nc, 4096);
+    assert_int_equal(nf, 1);
+    assert_int_equal(f[0], 2 * MIB);
+    assert_int_equal(nc, 512);
+    assert_int_equal(c[0], 4096);
+    assert_int_equal(wl_mmap_calls(&s, &m), 512);
+    free(r.ops);
+
+    /* threshold - 1: 2 MiB - 4 KiB holds no PMD range: 511 base pages */
+    s.size_bytes = 2 * MIB - 4096;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(run(&s, &m, &r, false, err, sizeof err), 0);
+    fault_sizes(&r, f, &nf, c, &nc, 4096);
+    assert_int_equal(nf, 511);
+    assert_int_equal(f[0], 4096);
+    free(r.ops);
+
+    /* never and madvise (perf bench does not advise its region): base pages */
+    s.size_bytes = 2 * MIB;
+    for (int mode = WL_THP_NEVER; mode <= WL_THP_MADVISE; mode++) {
+        s.thp = (wl_thp_t)mode;
+        memset(&r, 0, sizeof r);
+        assert_int_equal(run(&s, &m, &r, false, err, sizeof err), 0);
+        fault_sizes(&r, f, &nf, c, &nc, 4096);
+        assert_int_equal(nf, 512);
+        assert_int_equal(f[0], 4096);
+        free(r.ops);
+    }
+    /* a hugetlb page takes no --thp; x86 has no 16 KiB base pages */
+    s.thp = WL_THP_ALWAYS;
+    s.page_bytes = 2 * MIB;
+    assert_int_equal(wl_validate(&s, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--thp always"));
+    s.page_bytes = 16384;
+    s.base_page_bytes = 16384;
+    assert_int_equal(wl_validate(&s, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--base-page 16KiB: only arm64"));
+
+    /* arm64, 16 KiB base pages: the PMD folio is 32 MiB, cleared in 16 KiB
+     * subpages (clear_page clears PAGE_SIZE) */
+    machine_t a;
+    machine_arm(&a);
+    snprintf(s.function, sizeof s.function, "dc_zva");
+    s.size_bytes = 32 * MIB;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(run(&s, &a, &r, true, err, sizeof err), 0);
+    fault_sizes(&r, f, &nf, c, &nc, 4096);
+    assert_int_equal(nf, 1);
+    assert_int_equal(f[0], 32 * MIB);
+    assert_int_equal(nc, 2048);
+    assert_int_equal(c[0], 16384);
+    free(r.ops);
+    /* 16 KiB pages take --page 16KB or 32MB, not 2MB */
+    s.thp = WL_THP_NEVER;
+    s.page_bytes = 2 * MIB;
+    assert_int_equal(wl_validate(&s, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "16KB or 32MB"));
+}
+
 /* Fast-forward: calls the mark callback asks to skip emit nothing, and the
  * workload resumes with the call after them. */
 static void test_skip_periods(void **state)
@@ -455,9 +572,9 @@ static void test_validate(void **state)
     expect_err(&s, &x86, "--caller chunked is not valid for the mmap workload");
     s = mm;
     s.extent_cap_bytes = 0;
-    expect_err(&s, &x86, "--extent-cap 0B: must be a non-zero multiple of 4KiB");
+    expect_err(&s, &x86, "--extent-cap 0B: must be a non-zero multiple of the base page (4KiB)");
     s.extent_cap_bytes = 1000;
-    expect_err(&s, &x86, "--extent-cap 1000B: must be a non-zero multiple of 4KiB");
+    expect_err(&s, &x86, "--extent-cap 1000B: must be a non-zero multiple of the base page (4KiB)");
     s = mm;
     s.fill = 1;
     expect_err(&s, &x86, "--fill 1: the mmap workload clears pages with zeros");
@@ -495,10 +612,15 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_memset_chunked),   cmocka_unit_test(test_memset_repeat),
-        cmocka_unit_test(test_mmap_page_demand), cmocka_unit_test(test_mmap_extent_populate),
-        cmocka_unit_test(test_skip_periods),     cmocka_unit_test(test_sink_stop),
-        cmocka_unit_test(test_validate),         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_memset_chunked),
+        cmocka_unit_test(test_memset_repeat),
+        cmocka_unit_test(test_mmap_page_demand),
+        cmocka_unit_test(test_mmap_extent_populate),
+        cmocka_unit_test(test_mmap_thp),
+        cmocka_unit_test(test_skip_periods),
+        cmocka_unit_test(test_sink_stop),
+        cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,10 +16,11 @@
 #include "sim/machine/units.h"
 
 const point_option_t point_options[] = {
-    {"machine", 0, true}, {"workload", 0, true},   {"size", 's', true},  {"chunk", 'k', true},
-    {"loops", 'l', true}, {"function", 'f', true}, {"fill", 0, true},    {"caller", 0, true},
-    {"page", 'p', true},  {"fault", 0, true},      {"preempt", 0, true}, {"extent-cap", 0, true},
-    {"exact", 0, false},  {"seed", 0, true},       {"set", 0, true},     {NULL, 0, false},
+    {"machine", 0, true},   {"workload", 0, true},   {"size", 's', true},  {"chunk", 'k', true},
+    {"loops", 'l', true},   {"function", 'f', true}, {"fill", 0, true},    {"caller", 0, true},
+    {"page", 'p', true},    {"fault", 0, true},      {"preempt", 0, true}, {"extent-cap", 0, true},
+    {"exact", 0, false},    {"seed", 0, true},       {"set", 0, true},     {"thp", 0, true},
+    {"base-page", 0, true}, {NULL, 0, false},
 };
 
 void point_init(run_point_t *p)
@@ -43,8 +44,11 @@ static int set_page(const char *arg, uint64_t *out, char *err, size_t errlen)
     uint64_t v = 0;
     if (optval_size("--page", arg, &v, err, errlen) != 0)
         return -1;
-    if (v != (4ull << 10) && v != (2ull << 20) && v != (1ull << 30))
-        return errbuf_set(err, errlen, "--page '%s': must be 4KB, 2MB or 1GB",
+    if (v != (4ull << 10) && v != (16ull << 10) && v != (64ull << 10) && v != (2ull << 20) &&
+        v != (32ull << 20) && v != (512ull << 20) && v != (1ull << 30))
+        return errbuf_set(err, errlen,
+                          "--page '%s': must be 4KB, 2MB or 1GB (arm64 base pages: 16KB, 64KB; "
+                          "their huge pages 32MB, 512MB)",
                           optval_shown(arg, a, sizeof a));
     *out = v;
     return 0;
@@ -141,6 +145,19 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
             return -1;
         s->caller = (wl_caller_t)i;
         p->caller_given = true;
+    } else if (strcmp(key, "thp") == 0) {
+        if (optval_choice("--thp", arg, wl_thp_names, &i, err, errlen))
+            return -1;
+        s->thp = (wl_thp_t)i;
+    } else if (strcmp(key, "base-page") == 0) {
+        if (optval_size("--base-page", arg, &v, err, errlen))
+            return -1;
+        if (v != (4ull << 10) && v != (16ull << 10) && v != (64ull << 10))
+            return errbuf_set(err, errlen, "--base-page '%s': must be 4KB, 16KB or 64KB",
+                              optval_shown(arg, a, sizeof a));
+        s->base_page_bytes = v;
+        if (!p->page_given)
+            s->page_bytes = v; /* --page defaults to the base page */
     } else if (strcmp(key, "page") == 0) {
         if (set_page(arg, &v, err, errlen))
             return -1;

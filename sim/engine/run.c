@@ -249,23 +249,12 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
 
 /* Kernel calls in the measured region (the workload's periods), for the ETA
  * and the fast-forward tail. */
-static uint64_t calls_per_folio(const wl_spec_t *s)
-{
-    uint64_t folio = s->page_bytes;
-    if (s->caller == WL_CALLER_PAGE)
-        return folio > CALLER_SUBPAGE_BYTES ? folio / CALLER_SUBPAGE_BYTES : 1;
-    bool capped = s->preempt == CALLER_PREEMPT_NONE || s->preempt == CALLER_PREEMPT_VOLUNTARY;
-    if (!capped || !s->extent_cap_bytes || folio <= s->extent_cap_bytes)
-        return 1;
-    return (folio + s->extent_cap_bytes - 1) / s->extent_cap_bytes;
-}
-
-static uint64_t expected_periods(const wl_spec_t *s)
+static uint64_t expected_periods(const wl_spec_t *s, const machine_t *m)
 {
     if (wl_uses_bench_kernel(s->kind))
         return s->loops;
     if (wl_base_kind(s->kind) == WL_MMAP)
-        return s->page_bytes ? s->size_bytes / s->page_bytes * calls_per_folio(s) * s->loops : 0;
+        return wl_mmap_calls(s, m) * s->loops;
     uint64_t chunk = s->chunk_bytes ? s->chunk_bytes : s->size_bytes;
     if (s->caller == WL_CALLER_REPEAT || chunk == 0)
         return s->loops;
@@ -279,7 +268,7 @@ static void ff_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool 
     if (wl_uses_bench_kernel(s->kind))
         period_bytes = s->size_bytes;
     else if (wl_base_kind(s->kind) == WL_MMAP)
-        period_bytes = s->page_bytes / calls_per_folio(s);
+        period_bytes = s->size_bytes / (wl_mmap_calls(s, m) ? wl_mmap_calls(s, m) : 1);
     else if (s->caller == WL_CALLER_REPEAT || !s->chunk_bytes)
         period_bytes = s->size_bytes;
     else
@@ -351,7 +340,7 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
                           spec->page_bytes ? spec->page_bytes : 4096);
 
     run_ctx_t ctx = {.md = md, .drain_at_roi = true};
-    ctx.total_periods = expected_periods(spec);
+    ctx.total_periods = expected_periods(spec, m);
     ff_setup(&ctx, m, spec, !opts->exact);
     model_set_fast_forward(md, !opts->exact);
     ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);

@@ -65,6 +65,8 @@ void wl_spec_init(wl_spec_t *s)
     s->caller = WL_CALLER_CHUNKED;
     s->fault = WL_FAULT_DEMAND;
     s->page_bytes = 4096;
+    s->base_page_bytes = 4096;
+    s->thp = WL_THP_NEVER;
     s->preempt = CALLER_PREEMPT_NONE;
     s->extent_cap_bytes = CALLER_DEFAULT_EXTENT_CAP_BYTES;
     s->base_addr = WL_DEFAULT_BASE_ADDR;
@@ -74,7 +76,32 @@ void wl_spec_init(wl_spec_t *s)
 
 static bool page_size_ok(uint64_t p)
 {
-    return p == (4ull << 10) || p == (2ull << 20) || p == (1ull << 30);
+    return p == (4ull << 10) || p == (16ull << 10) || p == (64ull << 10) || p == (2ull << 20) ||
+           p == (32ull << 20) || p == (512ull << 20) || p == (1ull << 30);
+}
+
+uint64_t wl_pmd_bytes(uint64_t base_page_bytes)
+{
+    return base_page_bytes * (base_page_bytes / 8); /* a page of 8-byte PTEs maps one PMD */
+}
+
+/* The hugetlb sizes of each base page: its PMD (and PUD with 4 KiB pages). */
+static bool huge_size_ok(uint64_t base, uint64_t page)
+{
+    return page == wl_pmd_bytes(base) || (base == (4ull << 10) && page == (1ull << 30));
+}
+
+uint64_t wl_folio_bytes(const wl_spec_t *s, uint64_t off)
+{
+    const uint64_t base = s->base_page_bytes ? s->base_page_bytes : 4096;
+    if (s->page_bytes != base)
+        return s->page_bytes;
+    if (s->thp != WL_THP_ALWAYS)
+        return base;
+    const uint64_t pmd = wl_pmd_bytes(base);
+    /* the mapping starts PMD-aligned (base_addr; Linux aligns an anonymous
+     * mapping of at least a PMD); a PMD range past its end gets base pages */
+    return off % pmd == 0 && s->size_bytes - off >= pmd ? pmd : base;
 }
 
 /* What a microbenchmark preset asks of its kernel and caller. */
@@ -140,6 +167,18 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
         return errbuf_set(err, errlen, "--function %s: %s", s->function, why);
     if (check_preset(s, k, err, errlen))
         return -1;
+    const uint64_t base = s->base_page_bytes;
+    if (base != (4ull << 10) && base != (16ull << 10) && base != (64ull << 10)) {
+        unit_format_size(base, a, sizeof a);
+        return errbuf_set(err, errlen, "--base-page %s: must be 4KB, 16KB or 64KB", a);
+    }
+    if (base != (4ull << 10) && m && m->isa != MACHINE_ISA_ARM64) {
+        unit_format_size(base, a, sizeof a);
+        return errbuf_set(err, errlen,
+                          "--base-page %s: only arm64 kernels have 16 KiB and 64 KiB base pages "
+                          "(machine '%s' is %s)",
+                          a, m->name, machine_isa_name(m->isa));
+    }
     if (!page_size_ok(s->page_bytes)) {
         unit_format_size(s->page_bytes, a, sizeof a);
         return errbuf_set(err, errlen, "--page %s: must be 4KB, 2MB or 1GB", a);
@@ -152,6 +191,15 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
     }
 
     if (wl_base_kind(s->kind) == WL_MEMSET) {
+        if (s->page_bytes != (4ull << 10) && s->page_bytes != (2ull << 20) &&
+            s->page_bytes != (1ull << 30)) {
+            unit_format_size(s->page_bytes, a, sizeof a);
+            return errbuf_set(err, errlen, "--page %s: must be 4KB, 2MB or 1GB", a);
+        }
+        if (s->thp != WL_THP_NEVER || base != (4ull << 10))
+            return errbuf_set(err, errlen,
+                              "--thp and --base-page apply only to the mmap workload (memset's "
+                              "buffer takes --page)");
         if (s->caller != WL_CALLER_CHUNKED && s->caller != WL_CALLER_REPEAT)
             return errbuf_set(err, errlen,
                               "--caller %s is not valid for the memset workload (use chunked or "
@@ -196,6 +244,25 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
         return errbuf_set(err, errlen,
                           "--preempt: unknown preemption model (use none, voluntary, full or "
                           "lazy)");
+    if (s->page_bytes != base && !huge_size_ok(base, s->page_bytes)) {
+        unit_format_size(s->page_bytes, a, sizeof a);
+        unit_format_size(base, b, sizeof b);
+        return errbuf_set(err, errlen,
+                          "--page %s: with %s base pages, --page is the base page or a huge "
+                          "page size of it (%s: %s)",
+                          a, b, b,
+                          base == (4ull << 10)    ? "4KB, 2MB or 1GB"
+                          : base == (16ull << 10) ? "16KB or 32MB"
+                                                  : "64KB or 512MB");
+    }
+    if (s->thp > WL_THP_ALWAYS)
+        return errbuf_set(err, errlen, "--thp: unknown mode (use never, madvise or always)");
+    if (s->thp != WL_THP_NEVER && s->page_bytes != base) {
+        unit_format_size(s->page_bytes, a, sizeof a);
+        return errbuf_set(err, errlen,
+                          "--thp %s: applies to base pages; --page %s maps hugetlb pages",
+                          wl_thp_name(s->thp), a);
+    }
     if (s->size_bytes % s->page_bytes) {
         unit_format_size(s->size_bytes, a, sizeof a);
         unit_format_size(s->page_bytes, b, sizeof b);
@@ -212,11 +279,14 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
         return errbuf_set(err, errlen, "--chunk applies only to the memset workload");
     if (s->reuse_bytes)
         return errbuf_set(err, errlen, "reuse applies only to the memset workload");
-    if (s->extent_cap_bytes == 0 || s->extent_cap_bytes % CALLER_SUBPAGE_BYTES) {
+    if (s->extent_cap_bytes == 0 || s->extent_cap_bytes % base) {
         unit_format_size(s->extent_cap_bytes, a, sizeof a);
-        return errbuf_set(err, errlen, "--extent-cap %s: must be a non-zero multiple of 4KiB", a);
+        unit_format_size(base, b, sizeof b);
+        return errbuf_set(err, errlen,
+                          "--extent-cap %s: must be a non-zero multiple of the base page (%s)", a,
+                          b);
     }
-    if (kern_check_len(k, m, CALLER_SUBPAGE_BYTES, why, sizeof why))
+    if (kern_check_len(k, m, base, why, sizeof why))
         return errbuf_set(err, errlen, "--function %s: %s", s->function, why);
     return 0;
 }
@@ -307,6 +377,17 @@ static void trace_memset(const wl_spec_t *s, wl_run_t *r, const caller_cb_t *cb)
     }
 }
 
+/* The fault's clear of one folio, through the run's caller, in base-page
+ * subpages. */
+static void clear_folio(const wl_spec_t *s, const machine_t *m, uint64_t folio,
+                        uint64_t folio_bytes, const caller_cb_t *cb)
+{
+    if (s->caller == WL_CALLER_PAGE)
+        caller_page(folio, folio_bytes, folio, s->base_page_bytes, m ? m->max_order_pages : 0, cb);
+    else
+        caller_extent(folio, folio_bytes, s->preempt, s->extent_cap_bytes, cb);
+}
+
 static void count_call(void *ctx, uint64_t addr, uint64_t len)
 {
     (void)addr;
@@ -314,24 +395,34 @@ static void count_call(void *ctx, uint64_t addr, uint64_t len)
     (*(uint64_t *)ctx)++;
 }
 
-/* The caller's kernel calls for one folio. Every folio of a run has the same
- * size, fault offset and caller options, so one count holds for all. */
-static uint64_t calls_per_folio(const wl_spec_t *s, const machine_t *m)
+/* The caller's kernel calls for one folio of folio_bytes (the fault at its
+ * start, the run's caller options). */
+static uint64_t calls_per_folio(const wl_spec_t *s, const machine_t *m, uint64_t folio_bytes)
 {
     uint64_t n = 0;
     caller_cb_t cc = {.clear = count_call, .resched = NULL, .ctx = &n};
-    if (s->caller == WL_CALLER_PAGE)
-        caller_page(s->base_addr, s->page_bytes, s->base_addr, m ? m->max_order_pages : 0, &cc);
-    else
-        caller_extent(s->base_addr, s->page_bytes, s->preempt, s->extent_cap_bytes, &cc);
+    clear_folio(s, m, s->base_addr, folio_bytes, &cc);
     return n;
+}
+
+uint64_t wl_mmap_calls(const wl_spec_t *s, const machine_t *m)
+{
+    const uint64_t f0 = wl_folio_bytes(s, 0), base = s->base_page_bytes;
+    if (!f0 || !base)
+        return 0;
+    /* whole folios of the first size, then (THP) a tail of base pages */
+    uint64_t n0 = f0 == base ? s->size_bytes / base : s->size_bytes / f0;
+    uint64_t tail = f0 == base ? 0 : (s->size_bytes - n0 * f0) / base;
+    return n0 * calls_per_folio(s, m, f0) + tail * calls_per_folio(s, m, base);
 }
 
 static void trace_mmap(const wl_spec_t *s, const machine_t *m, wl_run_t *r, const caller_cb_t *cb)
 {
-    const uint64_t npages = s->size_bytes / s->page_bytes;
     const bool demand = s->fault == WL_FAULT_DEMAND;
-    const uint64_t calls = calls_per_folio(s, m);
+    /* at most two folio sizes per run (THP: PMD folios, then a tail of base pages) */
+    const uint64_t f0 = wl_folio_bytes(s, 0);
+    const uint64_t calls0 = calls_per_folio(s, m, f0);
+    const uint64_t fb = s->base_page_bytes, callsb = calls_per_folio(s, m, fb);
     trace_t *t = r->k.trace;
 
     mark(r, WL_MARK_ROI_BEGIN);
@@ -340,19 +431,19 @@ static void trace_mmap(const wl_spec_t *s, const machine_t *m, wl_run_t *r, cons
      * the runner may skip calls; faults and touches are always emitted. */
     r->period_per_call = true;
     for (uint32_t l = 0; l < s->loops && !trace_error(t); l++) {
-        for (uint64_t i = 0; i < npages && !trace_error(t); i++) {
-            const uint64_t folio = s->base_addr + i * s->page_bytes;
+        for (uint64_t off = 0; off < s->size_bytes && !trace_error(t);) {
+            const uint64_t folio = s->base_addr + off, fbytes = wl_folio_bytes(s, off);
+            const uint64_t calls = fbytes == f0 ? calls0 : fbytes == fb ? callsb : 0;
             if (demand)
                 emit(t, TRACE_INSNS, 0, 0, WL_TOUCH_INSNS, 0, 0);
-            emit(t, TRACE_FAULT, folio, s->page_bytes, 0, 0, demand ? 0 : TRACE_F_POPULATE);
+            emit(t, TRACE_FAULT, folio, fbytes, 0, 0, demand ? 0 : TRACE_F_POPULATE);
             if (calls && r->skip >= calls)
                 r->skip -= calls; /* every call of this folio fast-forwarded: not walked */
-            else if (s->caller == WL_CALLER_PAGE)
-                caller_page(folio, s->page_bytes, folio, m ? m->max_order_pages : 0, cb);
             else
-                caller_extent(folio, s->page_bytes, s->preempt, s->extent_cap_bytes, cb);
+                clear_folio(s, m, folio, fbytes, cb);
             if (demand)
                 emit(t, TRACE_STORE, folio, 1, 1, 1, 0);
+            off += fbytes;
         }
         mark(r, WL_MARK_LOOP);
     }
@@ -416,6 +507,13 @@ const name_value_t wl_caller_names[] = {{"chunked", WL_CALLER_CHUNKED},
                                         {NULL, 0}};
 const name_value_t wl_fault_names[] = {
     {"demand", WL_FAULT_DEMAND}, {"populate", WL_FAULT_POPULATE}, {NULL, 0}};
+const name_value_t wl_thp_names[] = {
+    {"never", WL_THP_NEVER}, {"madvise", WL_THP_MADVISE}, {"always", WL_THP_ALWAYS}, {NULL, 0}};
+
+const char *wl_thp_name(wl_thp_t t)
+{
+    return name_of(wl_thp_names, (int)t);
+}
 
 const char *wl_kind_name(wl_kind_t k)
 {

@@ -11,10 +11,11 @@
  *  - memset: perf bench prefaults by calling the function once over the whole
  *    buffer with fill 0xff before timing; then `loops` passes, each clearing
  *    the buffer in chunk-byte calls with the fill value.
- *  - mmap: each loop maps size bytes, takes one fault per page (demand: a
- *    one-byte store at the page start after the fault; populate: all faults
- *    at map time), each fault clearing its folio through the caller; then
- *    unmaps. The whole run is measured, as perf bench does.
+ *  - mmap: each loop maps size bytes, takes one fault per folio (demand: a
+ *    one-byte store at the folio start after the fault; populate: all
+ *    faults at map time), each fault clearing its folio (wl_folio_bytes)
+ *    through the caller in base-page subpages; then unmaps. The whole run is
+ *    measured, as perf bench does.
  */
 #ifndef CLEARSIM_WORKLOAD_H
 #define CLEARSIM_WORKLOAD_H
@@ -62,6 +63,8 @@ typedef enum wl_caller {
     WL_CALLER_EXTENT
 } wl_caller_t;
 typedef enum wl_fault { WL_FAULT_DEMAND = 0, WL_FAULT_POPULATE } wl_fault_t;
+/* /sys/kernel/mm/transparent_hugepage/enabled of the simulated kernel. */
+typedef enum wl_thp { WL_THP_NEVER = 0, WL_THP_MADVISE, WL_THP_ALWAYS } wl_thp_t;
 typedef enum wl_mark { WL_MARK_ROI_BEGIN = 0, WL_MARK_PERIOD, WL_MARK_LOOP } wl_mark_t;
 
 typedef struct wl_spec {
@@ -73,7 +76,9 @@ typedef struct wl_spec {
     uint32_t fill;             /* --fill, 0..255 */
     wl_caller_t caller;        /* memset: chunked (default) | repeat; mmap: page | extent */
     wl_fault_t fault;          /* mmap: --fault */
-    uint64_t page_bytes;       /* mmap: --page 4KB | 2MB | 1GB; memset: 4 KiB */
+    uint64_t page_bytes;       /* mmap: --page (the base page, or a hugetlb size); memset: 4 KiB */
+    uint64_t base_page_bytes;  /* mmap: --base-page 4KB | 16KB | 64KB (16 and 64: arm64) */
+    wl_thp_t thp;              /* mmap: --thp; with base pages, always faults PMD folios */
     caller_preempt_t preempt;  /* mmap: --preempt */
     uint64_t extent_cap_bytes; /* mmap: --extent-cap */
     uint64_t base_addr;        /* simulated address of the buffer (page-size aligned) */
@@ -83,8 +88,8 @@ typedef struct wl_spec {
                                 * re-fetch cost); 0 = none (perf bench) */
 } wl_spec_t;
 
-/* Defaults: memset, size 1 MiB, loops 1, fill 0, page 4 KiB, extent cap 8 MiB,
- * no reuse. */
+/* Defaults: memset, size 1 MiB, loops 1, fill 0, page 4 KiB, base page 4 KiB,
+ * THP never, extent cap 8 MiB, no reuse. */
 void wl_spec_init(wl_spec_t *s);
 /* 0, or -1 with a one-line reason naming the option. m may be NULL (native). */
 int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen);
@@ -94,6 +99,22 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
  * fast-forward has already accounted for them. Other marks return 0. */
 typedef uint64_t (*wl_mark_fn)(void *ctx, wl_mark_t mark);
 
+/* The mmap workload's folios: the folio the kernel allocates for the fault
+ * at byte offset off of the mapping (off a multiple of the base page).
+ *  - --page larger than the base page: a hugetlb folio of page_bytes;
+ *  - base pages, THP always: the PMD-sized folio (base page x base page / 8:
+ *    2 MiB with 4 KiB pages, 32 MiB with 16 KiB, 512 MiB with 64 KiB) when
+ *    the whole PMD range lies inside the mapping (which Linux aligns to it
+ *    when it is at least that large), else a base page;
+ *  - base pages, THP never, or madvise (perf bench mem mmap does not call
+ *    madvise(MADV_HUGEPAGE), so its region is not advised): a base page. */
+uint64_t wl_folio_bytes(const wl_spec_t *s, uint64_t off);
+/* The mmap workload's kernel calls per loop: each folio's calls through the
+ * caller (m may be NULL: the default MAX_PAGE_ORDER). */
+uint64_t wl_mmap_calls(const wl_spec_t *s, const machine_t *m);
+/* The PMD size of a base page (its THP folio). */
+uint64_t wl_pmd_bytes(uint64_t base_page_bytes);
+
 /* Emit the whole workload into t. Returns 0, or -1 with a reason. */
 int wl_trace(const wl_spec_t *s, const machine_t *m, trace_t *t, wl_mark_fn mark, void *mark_ctx,
              char *err, size_t errlen);
@@ -102,9 +123,11 @@ int wl_trace(const wl_spec_t *s, const machine_t *m, trace_t *t, wl_mark_fn mark
 extern const name_value_t wl_kind_names[];
 extern const name_value_t wl_caller_names[];
 extern const name_value_t wl_fault_names[];
+extern const name_value_t wl_thp_names[];
 const char *wl_kind_name(wl_kind_t k);
 const char *wl_caller_name(wl_caller_t c);
 const char *wl_fault_name(wl_fault_t f);
+const char *wl_thp_name(wl_thp_t t);
 /* Bytes the workload clears (reads, copies) in its measured region
  * (loops x size). */
 uint64_t wl_measured_bytes(const wl_spec_t *s);

@@ -564,6 +564,9 @@ char *detect_machine_yaml_ex(const host_info_t *h, const char *name, const char 
             h->hypervisor ? ", a guest of hypervisor '" : "",
             h->hypervisor ? (h->hypervisor_vendor[0] ? h->hypervisor_vendor : "?") : "",
             h->hypervisor ? "'" : "");
+    char kp[192];
+    host_kernel_pages_comment(h, kp, sizeof kp);
+    fputs(kp, g.f);
     fprintf(g.f, "# '# detected: <source>' marks a value read from this host.\n");
     fprintf(g.f, "# '# not measured: from %s' marks a value copied from the nearest bundled\n",
             g.base);

@@ -645,3 +645,19 @@ double host_measure_core_ghz(unsigned trials)
     return 0;
 #endif
 }
+
+void host_kernel_pages_comment(const host_info_t *h, char *buf, size_t len)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    unsigned kib = pg > 0 ? (unsigned)(pg >> 10) : 4;
+    const char *thp = h->thp_mode[0] ? h->thp_mode : "unknown";
+    if (h->thp_mode[0])
+        snprintf(buf, len,
+                 "# Host kernel: base page %u KiB, transparent_hugepage %s ('run --workload mmap "
+                 "--base-page %uKB --thp %s' models it).\n",
+                 kib, thp, kib, thp);
+    else
+        snprintf(buf, len,
+                 "# Host kernel: base page %u KiB, transparent_hugepage unknown (not readable).\n",
+                 kib);
+}

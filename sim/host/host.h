@@ -89,6 +89,11 @@ double host_measure_core_ghz(unsigned trials);
 /* A small file of procfs or sysfs, whole (at most len - 1 bytes), as text.
  * Returns 0, or -1 when it cannot be read or is empty. */
 int host_read_text(const char *path, char *buf, size_t len);
+/* The host kernel's page settings as one comment line of a machine file,
+ * with the run options that model them ("# Host kernel: base page 4 KiB,
+ * transparent_hugepage madvise (run --workload mmap --base-page 4KB --thp
+ * madvise models it).\n"). */
+void host_kernel_pages_comment(const host_info_t *h, char *buf, size_t len);
 /* How messages name the host: its model name, else its vendor. */
 const char *host_name(const host_info_t *h);
 /* Size of the cache at level (data or unified), or 0 if unknown. */

@@ -437,6 +437,9 @@ int native_run(const wl_spec_t *spec, const native_opts_t *o, native_result_t *o
     if (rc == 0)
         rc = native_choose_pages(spec, h, &w.pg, out, err, errlen);
     snprintf(out->host_model, sizeof out->host_model, "%s", h->model_name);
+    snprintf(out->thp_enabled, sizeof out->thp_enabled, "%s", h->thp_mode);
+    long pg = sysconf(_SC_PAGESIZE);
+    out->base_page_bytes = pg > 0 ? (uint64_t)pg : 0;
     free(h);
     if (rc)
         return rc;

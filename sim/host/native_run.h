@@ -104,6 +104,8 @@ typedef struct native_result {
     char kernel_preempt[32];   /* none | voluntary | full | lazy | rt | dynamic | unknown ... */
     char preempt_source[256];  /* where kernel_preempt was read */
     char date_utc[24];         /* when the timed runs started, "2026-12-01T18:44:29Z" */
+    char thp_enabled[16];      /* the host's transparent_hugepage/enabled, "" unknown */
+    uint64_t base_page_bytes;  /* the host kernel's base page (sysconf _SC_PAGESIZE) */
     double clock_ghz_before;   /* host_measure_core_ghz() before the warm-up; 0: not measured */
     double clock_ghz_after;    /* the same after the timed runs */
 } native_result_t;

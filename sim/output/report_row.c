@@ -205,6 +205,8 @@ int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t e
         add_str(row, "fault", wl_fault_name(s->fault), err, errlen) ||
         add_str(row, "preempt", caller_preempt_name(s->preempt), err, errlen) ||
         add_u64(row, "page_bytes", NULL, NULL, s->page_bytes, err, errlen) ||
+        add_u64(row, "base_page_bytes", NULL, NULL, s->base_page_bytes, err, errlen) ||
+        add_str(row, "thp", wl_thp_name(s->thp), err, errlen) ||
         add_u64(row, "size_bytes", NULL, NULL, s->size_bytes, err, errlen) ||
         add_u64(row, "chunk_bytes", NULL, NULL, s->chunk_bytes, err, errlen) ||
         add_u64(row, "extent_cap_bytes", NULL, NULL, s->extent_cap_bytes, err, errlen) ||
@@ -350,6 +352,8 @@ int report_collect_native(const native_result_t *n, report_row_t *row, char *err
         add_str_at(row, "native", "kernel_version", NULL, n->kernel_version, err, errlen) ||
         add_str_at(row, "native", "kernel_preempt", NULL, n->kernel_preempt, err, errlen) ||
         add_str_at(row, "native", "preempt_source", NULL, n->preempt_source, err, errlen) ||
+        add_str_at(row, "native", "thp_enabled", NULL, n->thp_enabled, err, errlen) ||
+        add_u64(row, "native", "base_page_bytes", NULL, n->base_page_bytes, err, errlen) ||
         add_str_at(row, "native", "date_utc", NULL, n->date_utc, err, errlen) ||
         add_double_at(row, "native", "clock_ghz", "before",
                       n->clock_ghz_before > 0 ? n->clock_ghz_before : NAN, err, errlen) ||

@@ -197,6 +197,9 @@ int report_text(FILE *out, const run_result_t *r, const native_result_t *n, char
                 n->repeat == 1 ? "" : "s");
         fprintf(out, "# pages: %s (%s); %s in huge pages\n", native_page_mode_name(n->page_mode),
                 n->page_how, b);
+        text_size(n->base_page_bytes, c, sizeof c);
+        fprintf(out, "# host kernel: base page %s, transparent_hugepage %s\n", c,
+                n->thp_enabled[0] ? n->thp_enabled : "unknown");
         if (n->clock_ghz_before > 0 && n->clock_ghz_after > 0)
             fprintf(out, "# measured %s, core clock %.2f GHz before, %.2f after\n",
                     n->date_utc[0] ? n->date_utc : "?", n->clock_ghz_before, n->clock_ghz_after);
@@ -216,6 +219,14 @@ int report_text(FILE *out, const run_result_t *r, const native_result_t *n, char
         text_size(top_u64(row, "extent_cap_bytes"), c, sizeof c);
         fprintf(out, "# Mapping %s bytes in %s pages, %s faults, %" PRIu64 " loop%s ...\n", a, b,
                 top_str(row, "fault"), loops, loops == 1 ? "" : "s");
+        if (r->spec.thp != WL_THP_NEVER || r->spec.base_page_bytes != 4096) {
+            char d[64];
+            text_size(r->spec.base_page_bytes, d, sizeof d);
+            fprintf(out, "# base page %s, transparent_hugepage %s%s\n", d, wl_thp_name(r->spec.thp),
+                    r->spec.thp == WL_THP_ALWAYS && r->spec.page_bytes == r->spec.base_page_bytes
+                        ? " (PMD-sized folios where the mapping holds them)"
+                        : "");
+        }
         fprintf(out, "# caller '%s', preempt '%s', extent cap %s\n", top_str(row, "caller"),
                 top_str(row, "preempt"), c);
         if (n)

@@ -39,6 +39,9 @@ static char *header_text(const measure_t *ms, const char *command)
             h->hypervisor ? ", a guest of hypervisor '" : "",
             h->hypervisor ? (h->hypervisor_vendor[0] ? h->hypervisor_vendor : "?") : "",
             h->hypervisor ? "'" : "", ms->clock_ghz);
+    char kp[192];
+    host_kernel_pages_comment(h, kp, sizeof kp);
+    fputs(kp, f);
     if (command)
         fprintf(f, "# Command: %s\n", command);
     fprintf(f, "# Every timing value is measured ('# measured: ...') or fitted, with calibrate's "

@@ -204,10 +204,13 @@ static uint64_t folio_calls(const wl_spec_t *s, const machine_t *m)
 {
     md_calls_t c = {PREDMD_FNV_OFFSET};
     caller_cb_t cb = {calls_clear, calls_resched, &c};
+    /* the first folio: a run's folios are all of its size but a tail of base
+     * pages, which every caller clears in one call */
+    const uint64_t folio = wl_folio_bytes(s, 0);
     if (s->caller == WL_CALLER_PAGE)
-        caller_page(s->base_addr, s->page_bytes, s->base_addr, m->max_order_pages, &cb);
+        caller_page(s->base_addr, folio, s->base_addr, s->base_page_bytes, m->max_order_pages, &cb);
     else
-        caller_extent(s->base_addr, s->page_bytes, s->preempt, s->extent_cap_bytes, &cb);
+        caller_extent(s->base_addr, folio, s->preempt, s->extent_cap_bytes, &cb);
     return c.h;
 }
 

@@ -29,7 +29,7 @@
 static bool key_is_name(const char *key)
 {
     static const char *const names[] = {"machine", "function", "workload", "caller",
-                                        "fault",   "preempt",  NULL};
+                                        "fault",   "preempt",  "thp",      NULL};
     for (int i = 0; names[i]; i++)
         if (strcmp(key, names[i]) == 0)
             return true;
@@ -39,7 +39,8 @@ static bool key_is_name(const char *key)
 static bool key_is_size(const char *key)
 {
     return strcmp(key, "size") == 0 || strcmp(key, "chunk") == 0 ||
-           strcmp(key, "extent-cap") == 0 || strcmp(key, "page") == 0;
+           strcmp(key, "extent-cap") == 0 || strcmp(key, "page") == 0 ||
+           strcmp(key, "base-page") == 0;
 }
 
 void sweep_values_free(char **values, size_t n)
@@ -227,8 +228,8 @@ int sweep_spec_expand(const char *key, const char *spec, char ***values, size_t 
         return errbuf_set(
             err, errlen,
             "--sweep %s=...: unknown key; use a run option such as size, chunk, loops, "
-            "function, fill, caller, page, fault, preempt, extent-cap, workload, "
-            "machine or seed, or a machine key such as l2.mshrs",
+            "function, fill, caller, page, fault, preempt, extent-cap, thp, base-page, "
+            "workload, machine or seed, or a machine key such as l2.mshrs",
             key);
     if (spec[0] == '\0')
         return errbuf_set(err, errlen, "--sweep %s=: no values", key);

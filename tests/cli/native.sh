@@ -14,7 +14,7 @@ python3 - "$OUT" <<'PY' || fail "native json does not follow the contract"
 import json, math, re, sys
 doc = json.load(open(sys.argv[1]))
 keys = ["machine", "set", "workload", "function", "caller", "fault", "preempt", "page_bytes",
-        "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
+        "base_page_bytes", "thp", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
         "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic",
         "native"]
 assert list(doc) == keys, list(doc)
@@ -33,7 +33,8 @@ for name, v in c.items():
 n = doc["native"]
 nkeys = ["repeat", "cpu", "seconds", "bytes_per_sec", "page_mode", "page_how", "huge_bytes",
          "counters_via", "counters_reason", "host_model", "kernel_release", "kernel_version",
-         "kernel_preempt", "preempt_source", "date_utc", "clock_ghz"]
+         "kernel_preempt", "preempt_source", "thp_enabled", "base_page_bytes", "date_utc",
+         "clock_ghz"]
 assert list(n) == nkeys, list(n)
 assert doc["set"] == ""
 assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", n["date_utc"]), n["date_utc"]

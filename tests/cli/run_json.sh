@@ -13,7 +13,7 @@ python3 - "$OUT" <<'PY' || fail "run json does not follow the contract"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 keys = ["machine", "set", "workload", "function", "caller", "fault", "preempt", "page_bytes",
-        "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
+        "base_page_bytes", "thp", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
         "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic"]
 assert list(doc) == keys, list(doc)
 assert doc["set"] == "", doc["set"]
