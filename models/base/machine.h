@@ -268,6 +268,7 @@ typedef struct machine {
                                * are "gigantic" and cleared in ascending order */
 
     /* C library memset dispatch (libc.memset.*) */
+    char libc_name[32];          /* libc.name: the C library the libc.memset keys describe */
     uint32_t memset_vec_bytes;   /* libc.memset.vector: 16 | 32 | 64 (arm64: 16 = STP) */
     uint64_t memset_stosb_bytes; /* libc.memset.rep_stosb_threshold (0 = never) */
     uint64_t memset_nt_bytes;    /* libc.memset.nt_threshold (0 = never) */

@@ -54,6 +54,7 @@ void cmd_crosscheck_usage(FILE *out)
           "  --machine NAME|PATH|host  the machine file to predict with\n"
           "  --set KEY=VALUE           override a machine-file key (as 'run'); not\n"
           "                            core.freq unless --clock file\n"
+          "  --libc NAME-VERSION       model memset as that C library's table says (as 'run')\n"
           "  --quick                   a smaller sweep (a few cases per kind)\n"
           "  --repeat N                native timed runs per case and batch (default 3)\n"
           "  --ci PCT                  measure a case again while its 95% confidence\n"
@@ -135,7 +136,7 @@ int cmd_crosscheck_main(int argc, char **argv)
     static const cli_opt_t opts[] = {CLI_O_QUICK,     CLI_O_REPEAT,    CLI_O_CPU,   CLI_O_THREADS,
                                      CLI_O_OUTPUT,    CLI_O_EMIT_DATA, CLI_O_CLOCK, CLI_O_CI,
                                      CLI_O_REMEASURE, CLI_O_QUIET,     CLI_O_END};
-    static const char *const keys[] = {"machine", "set", NULL};
+    static const char *const keys[] = {"machine", "set", "libc", NULL};
     static xc_args_t a;
     memset(&a, 0, sizeof a);
     point_init(&a.point);

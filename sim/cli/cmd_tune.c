@@ -62,6 +62,7 @@ void cmd_tune_usage(FILE *out)
           "      --exact           simulate every operation (slow for large sizes)\n"
           "      --seed N          seed of random replacement\n"
           "      --set KEY=VALUE   override a machine-file key after loading (as 'run')\n"
+          "      --libc NAME-VERSION  memset's dispatch from that C library's table\n"
           "  -q, --quiet           no progress report on stderr\n"
           "  -h, --help            show this help\n"
           "\n"
@@ -136,7 +137,7 @@ static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t e
     static const cli_opt_t opts[] = {
         CLI_O_SIZES, CLI_O_SIZES_FILE, CLI_O_REUSE,  CLI_O_WINDOW, CLI_O_LATENCY_BUDGET,
         CLI_O_JOBS,  CLI_O_FORMAT,     CLI_O_OUTPUT, CLI_O_QUIET,  CLI_O_END};
-    static const char *const keys[] = {"machine", "preempt", "exact", "seed", "set", NULL};
+    static const char *const keys[] = {"machine", "preempt", "exact", "seed", "set", "libc", NULL};
     /* tune's own defaults for what it takes from the run point */
     a->point.spec.preempt = a->o.preempt;
     a->point.opts = a->o.run;

@@ -12,6 +12,7 @@
 #include "kernels/kernels.h"
 #include "models/base/errbuf.h"
 #include "sim/machine/cfg.h"
+#include "sim/machine/libc.h"
 #include "sim/machine/optval.h"
 #include "sim/machine/units.h"
 
@@ -20,7 +21,7 @@ const point_option_t point_options[] = {
     {"loops", 'l', true},   {"function", 'f', true}, {"fill", 0, true},    {"caller", 0, true},
     {"page", 'p', true},    {"fault", 0, true},      {"preempt", 0, true}, {"extent-cap", 0, true},
     {"exact", 0, false},    {"seed", 0, true},       {"set", 0, true},     {"thp", 0, true},
-    {"base-page", 0, true}, {NULL, 0, false},
+    {"base-page", 0, true}, {"libc", 0, true},       {NULL, 0, false},
 };
 
 void point_init(run_point_t *p)
@@ -84,6 +85,39 @@ static int set_override(run_point_t *p, const char *arg, char *err, size_t errle
     return 0;
 }
 
+int point_overrides(const run_point_t *p, const machine_t *m,
+                    char out[POINT_OVERRIDES_MAX][MACHINE_SET_ARG_MAX], size_t *n, char *err,
+                    size_t errlen)
+{
+    *n = 0;
+    if (p->libc[0]) {
+        libc_memset_t lm;
+        if (libc_memset_policy(p->libc, m, m->l3.present ? m->l3.size_bytes : 0, &lm, err, errlen))
+            return -1;
+        char a[32], b[32], c[32];
+        unit_format_size(lm.rep_stosb_bytes, a, sizeof a);
+        unit_format_size(lm.nt_bytes, b, sizeof b);
+        unit_format_size(lm.zva_bytes, c, sizeof c);
+        snprintf(out[(*n)++], MACHINE_SET_ARG_MAX, "libc.name=%s", p->libc);
+        snprintf(out[(*n)++], MACHINE_SET_ARG_MAX, "libc.memset.vector=%u", lm.vector_bytes);
+        snprintf(out[(*n)++], MACHINE_SET_ARG_MAX, "libc.memset.rep_stosb_threshold=%s",
+                 lm.rep_stosb_bytes ? a : "0");
+        snprintf(out[(*n)++], MACHINE_SET_ARG_MAX, "libc.memset.nt_threshold=%s",
+                 lm.nt_bytes ? b : "0");
+        snprintf(out[(*n)++], MACHINE_SET_ARG_MAX, "libc.memset.zva_threshold=%s",
+                 lm.zva_bytes ? c : "0");
+        snprintf(out[(*n)++], MACHINE_SET_ARG_MAX, "libc.memset.mops=%s",
+                 lm.mops ? "true" : "false");
+    }
+    for (uint32_t j = 0; j < p->n_set; j++)
+        snprintf(out[(*n)++], MACHINE_SET_ARG_MAX, "%s", p->set[j]);
+    if (*n > MACHINE_SET_MAX)
+        return errbuf_set(err, errlen,
+                          "--set and --libc: %zu overrides, at most %d (--libc takes 6)", *n,
+                          MACHINE_SET_MAX);
+    return 0;
+}
+
 size_t point_set_list(const run_point_t *p, const char *set[MACHINE_SET_MAX])
 {
     for (uint32_t j = 0; j < p->n_set; j++)
@@ -108,6 +142,13 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
     int i = 0;
     if (strcmp(key, "set") == 0)
         return set_override(p, arg, err, errlen);
+    if (strcmp(key, "libc") == 0) {
+        unsigned major, minor;
+        if (libc_parse(arg, &major, &minor, err, errlen))
+            return -1;
+        snprintf(p->libc, sizeof p->libc, "glibc-%u.%u", major, minor);
+        return 0;
+    }
     if (strcmp(key, "machine") == 0) {
         if (arg[0] == '\0')
             return errbuf_set(err, errlen, "--machine '': give a machine name, a file or 'host'");

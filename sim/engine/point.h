@@ -40,6 +40,7 @@ typedef struct run_point {
      * value in place): applied to the machine when it is loaded */
     uint32_t n_set;
     char set[MACHINE_SET_MAX][MACHINE_SET_ARG_MAX];
+    char libc[32]; /* --libc NAME-VERSION: memset's keys from its table ("" the file's) */
 } run_point_t;
 
 /* One option of a run point. */
@@ -54,6 +55,14 @@ extern const point_option_t point_options[];
 
 /* The overrides of p as the loaders take them (pointers into p). */
 size_t point_set_list(const run_point_t *p, const char *set[MACHINE_SET_MAX]);
+/* Every override of p for machine m: --libc's first (libc.name and the five
+ * libc.memset keys from sim/machine/libc.c's table for m, at its l3.size),
+ * then the --set ones, which win over them. *n is their count. Returns 0,
+ * or -1 with a reason (too many, a version the table does not know). */
+#define POINT_OVERRIDES_MAX (MACHINE_SET_MAX + 6)
+int point_overrides(const run_point_t *p, const machine_t *m,
+                    char out[POINT_OVERRIDES_MAX][MACHINE_SET_ARG_MAX], size_t *n, char *err,
+                    size_t errlen);
 
 /* The defaults: wl_spec_init() and run_opts_init(), no machine. */
 void point_init(run_point_t *p);

@@ -32,6 +32,7 @@
 #include <yaml.h>
 
 #include "kernels/kernels.h"
+#include "sim/host/host_libc.h"
 #include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
 #include "models/base/errbuf.h"
@@ -526,7 +527,21 @@ static int load_doc(const char *path, yaml_document_t *doc, char *err, size_t er
 char *detect_machine_yaml(const host_info_t *h, const char *name, const char *base_path,
                           const char *base_why, char *err, size_t errlen)
 {
-    return detect_machine_yaml_ex(h, name, base_path, base_why, NULL, err, errlen);
+    /* memset's thresholds are this host's C library's, not the base's */
+    detect_value_t lv[HOST_LIBC_VALUES];
+    detect_extra_t x = {.values = lv, .n_values = 0};
+    char why[256];
+    machine_t *base = cfg_machine_load(base_path, why, sizeof why);
+    host_libc_t *lc = malloc(sizeof *lc);
+    if (base && lc) {
+        int n = host_libc_values(h, base, host_cache_bytes(h, 2), host_cache_bytes(h, 3), lc, lv,
+                                 why, sizeof why);
+        x.n_values = n > 0 ? (size_t)n : 0;
+    }
+    free(lc);
+    cfg_machine_destroy(base);
+    return detect_machine_yaml_ex(h, name, base_path, base_why, x.n_values ? &x : NULL, err,
+                                  errlen);
 }
 
 char *detect_machine_yaml_ex(const host_info_t *h, const char *name, const char *base_path,

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/host/host.h"
+
 typedef struct host_libc {
     char libc[32];              /* "glibc-2.36", "" when unknown */
     bool have_stosb;            /* rep_stosb_threshold read from the loader */
@@ -25,7 +27,25 @@ typedef struct host_libc {
     bool have_memset_nt;        /* memset_non_temporal_threshold read */
     uint64_t memset_nt_bytes;   /* memset takes NT stores from this size */
     char how[600];              /* where the figures came from, one line */
+    char tunables[256];         /* the memset tunables of GLIBC_TUNABLES in the environment
+                                 * ("glibc.cpu.x86_rep_stosb_threshold=4096"), "" none; the
+                                 * loader's figures already include them */
 } host_libc_t;
+
+struct detect_value;
+struct machine;
+
+/* The libc.memset.* values of this host: libc_memset_policy() for its C
+ * library on a copy of base with the host's identity, features, L2 and
+ * line-zero block, at the nominal L3 l3_bytes; then the thresholds the
+ * loader reports, which win. out[0..HOST_LIBC_VALUES) get path, value and a
+ * '# detected:' comment (libc.name, then vector, rep_stosb_threshold,
+ * nt_threshold, zva_threshold, mops). Returns HOST_LIBC_VALUES, or -1 with
+ * a reason (not glibc, an unknown version). */
+#define HOST_LIBC_VALUES 6
+int host_libc_values(const host_info_t *h, const struct machine *base, uint64_t l2_bytes,
+                     uint64_t l3_bytes, host_libc_t *lc, struct detect_value *out, char *err,
+                     size_t errlen);
 
 /* Fill *out. Returns 0 (a loader that prints no diagnostics is not an
  * error: have_* stay false and how says so), or -1 with a reason when the

@@ -228,6 +228,10 @@ static const cfg_key_t keys[] = {
         "folios above this many 4 KiB pages are gigantic: cleared in ascending order"),
 
     /* libc memset dispatch */
+    KEY("libc.name", CFG_T_STRING, libc_name, DEF(""), 0, 0, FIX, NULL,
+        "the C library and version whose memset the libc.memset keys describe (glibc-2.36; "
+        "documentation: --libc NAME-VERSION sets it with the keys from its table, "
+        "sim/machine/libc.c)"),
     KEY("libc.memset.vector", CFG_T_SIZE, memset_vec_bytes, REQ, 16, 64, FIX, NULL,
         "memset vector store width: 16, 32 or 64 (arm64: 16 = STP); memset kernel"),
     KEY("libc.memset.rep_stosb_threshold", CFG_T_SIZE, memset_stosb_bytes, DEF("0"), 0,

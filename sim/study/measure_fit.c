@@ -256,50 +256,12 @@ static void direct_values(measure_t *ms)
     }
 
     /* memset: this host's C library */
-    machine_t *hm = malloc(sizeof *hm);
-    if (hm) {
-        *hm = *ms->base;
-        hm->isa = h->isa;
-        hm->features = h->features;
-        snprintf(hm->vendor, sizeof hm->vendor, "%s", h->vendor);
-        hm->family = h->family;
-        hm->model = h->model;
-        hm->l2.size_bytes = ms->l2_bytes;
-        if (h->line_zero_bytes)
-            hm->zva_block_bytes = h->line_zero_bytes;
-        char why[200];
-        if (libc_memset_policy(ms->libc.libc, hm, ms->l3_nominal_bytes, &ms->memset, why,
-                               sizeof why) == 0) {
-            libc_memset_t *p = &ms->memset;
-            if (ms->libc.have_stosb && p->rep_stosb_bytes && h->isa == MACHINE_ISA_X86_64) {
-                p->rep_stosb_bytes = ms->libc.stosb_above_bytes + 1;
-                snprintf(p->rep_stosb_why, sizeof p->rep_stosb_why,
-                         "%.120s: rep_stosb_threshold=0x%llx, rep stosb above it", ms->libc.how,
-                         (unsigned long long)ms->libc.stosb_above_bytes);
-            }
-            if (ms->libc.have_memset_nt && p->nt_bytes) {
-                p->nt_bytes = ms->libc.memset_nt_bytes;
-                snprintf(p->nt_why, sizeof p->nt_why,
-                         "%.120s: memset_non_temporal_threshold=0x%llx", ms->libc.how,
-                         (unsigned long long)ms->libc.memset_nt_bytes);
-            }
-            snprintf(v, sizeof v, "%u", p->vector_bytes);
-            measure_i_value(ms, "libc.memset.vector", v, "detected: %s: %s", ms->libc.libc,
-                            p->vector_why);
-            unit_format_size(p->rep_stosb_bytes, v, sizeof v);
-            measure_i_value(ms, "libc.memset.rep_stosb_threshold", p->rep_stosb_bytes ? v : "0",
-                            "detected: %s: %s", ms->libc.libc, p->rep_stosb_why);
-            unit_format_size(p->nt_bytes, v, sizeof v);
-            measure_i_value(ms, "libc.memset.nt_threshold", p->nt_bytes ? v : "0",
-                            "detected: %s: %s", ms->libc.libc, p->nt_why);
-            unit_format_size(p->zva_bytes, v, sizeof v);
-            measure_i_value(ms, "libc.memset.zva_threshold", p->zva_bytes ? v : "0",
-                            "detected: %s: %s", ms->libc.libc, p->zva_why);
-            measure_i_value(ms, "libc.memset.mops", p->mops ? "true" : "false", "detected: %s: %s",
-                            ms->libc.libc, p->mops_why);
-        }
-        free(hm);
-    }
+    detect_value_t lv[HOST_LIBC_VALUES];
+    char why[200];
+    if (host_libc_values(h, ms->base, ms->l2_bytes, ms->l3_nominal_bytes, &ms->libc, lv, why,
+                         sizeof why) == HOST_LIBC_VALUES)
+        for (int i = 0; i < HOST_LIBC_VALUES; i++)
+            measure_i_value(ms, lv[i].path, lv[i].value, "%s", lv[i].comment);
 }
 
 /* ------------------------------------------------------------ the fit */

@@ -34,7 +34,6 @@ struct measure {
     char l3_how[320];
 
     host_libc_t libc;
-    libc_memset_t memset;
 
     /* the file's values (measure_fit) */
     size_t nv;

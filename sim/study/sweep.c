@@ -179,13 +179,13 @@ static int set_axis(run_point_t *r, const char *key, const char *v, char *err, s
 /* The machine a point runs on: its --machine and its overrides (malloc'd). */
 static char *machine_id(const run_point_t *r)
 {
-    size_t len = strlen(r->machine) + 1;
+    size_t len = strlen(r->machine) + strlen(r->libc) + 2;
     for (uint32_t j = 0; j < r->n_set; j++)
         len += strlen(r->set[j]) + 1;
     char *id = malloc(len);
     if (!id)
         return NULL;
-    size_t at = (size_t)snprintf(id, len, "%s", r->machine);
+    size_t at = (size_t)snprintf(id, len, "%s\n%s", r->machine, r->libc);
     for (uint32_t j = 0; j < r->n_set; j++)
         at += (size_t)snprintf(id + at, len - at, "\n%s", r->set[j]);
     return id;
@@ -196,8 +196,17 @@ static int load_machine(machine_slot_t *slot, const run_point_t *r)
     host_pick_t pick;
     slot->m = host_machine_open(r->machine, &pick, slot->err, sizeof slot->err);
     snprintf(slot->warning, sizeof slot->warning, "%s", pick.warning);
-    const char *set[MACHINE_SET_MAX];
-    size_t n = point_set_list(r, set);
+    char ov[POINT_OVERRIDES_MAX][MACHINE_SET_ARG_MAX];
+    const char *set[POINT_OVERRIDES_MAX];
+    size_t n = 0;
+    if (slot->m && point_overrides(r, slot->m, ov, &n, slot->err, sizeof slot->err)) {
+        cfg_machine_destroy(slot->m);
+        slot->m = NULL;
+        slot->set_failed = true;
+        return -1;
+    }
+    for (size_t j = 0; j < n; j++)
+        set[j] = ov[j];
     if (slot->m && cfg_machine_apply_set(&slot->m, set, n, slot->err, sizeof slot->err)) {
         cfg_machine_destroy(slot->m);
         slot->m = NULL;
@@ -391,7 +400,8 @@ int sweep_prepare(sweep_t *s, char *err, size_t errlen)
     for (size_t a = 0; a < s->n_axes; a++) {
         if (strcmp(s->axes[a].key, "machine") == 0)
             maxis = (ssize_t)a;
-        if (strcmp(s->axes[a].key, "machine") == 0 || axis_is_machine_key(s->axes[a].key)) {
+        if (strcmp(s->axes[a].key, "machine") == 0 || strcmp(s->axes[a].key, "libc") == 0 ||
+            axis_is_machine_key(s->axes[a].key)) {
             mx[nmx++] = a;
             combos *= s->axes[a].n;
             if (combos > SWEEP_MACHINES_MAX)

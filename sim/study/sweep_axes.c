@@ -28,8 +28,8 @@
 /* Keys whose values are names: lists only. */
 static bool key_is_name(const char *key)
 {
-    static const char *const names[] = {"machine", "function", "workload", "caller",
-                                        "fault",   "preempt",  "thp",      NULL};
+    static const char *const names[] = {"machine", "function", "workload", "caller", "fault",
+                                        "preempt", "thp",      "libc",     NULL};
     for (int i = 0; names[i]; i++)
         if (strcmp(key, names[i]) == 0)
             return true;
@@ -228,7 +228,7 @@ int sweep_spec_expand(const char *key, const char *spec, char ***values, size_t 
         return errbuf_set(
             err, errlen,
             "--sweep %s=...: unknown key; use a run option such as size, chunk, loops, "
-            "function, fill, caller, page, fault, preempt, extent-cap, thp, base-page, "
+            "function, fill, caller, page, fault, preempt, extent-cap, thp, base-page, libc, "
             "workload, machine or seed, or a machine key such as l2.mshrs",
             key);
     if (spec[0] == '\0')
