@@ -250,6 +250,11 @@ cache_meta_t *cache_lookup_or_insert(cache_t *c, uint64_t addr, bool touch,
     return hit;
 }
 
+bool cache_aged_out(const cache_t *c, uint64_t addr, double t, double per_set)
+{
+    return cache_i_aged_out(c, addr, t, per_set);
+}
+
 bool cache_remove(cache_t *c, uint64_t addr, cache_meta_t *out)
 {
     return cache_i_remove(c, addr, out);
@@ -309,7 +314,9 @@ void cache_shift_time(cache_t *c, double dt)
         const uint64_t *tags = cache_tags(c, st);
         cache_meta_t *metas = cache_metas(c, st);
         for (uint32_t w = 0; w < c->ways; w++)
-            if (tags[w] != CACHE_TAG_INVALID)
+            if (tags[w] != CACHE_TAG_INVALID) {
                 metas[w].ready_cycles += dt;
+                metas[w].touch_cycles += dt;
+            }
     }
 }

@@ -332,6 +332,7 @@ static inline uint32_t cache_place(cache_t *c, uint64_t set, uint64_t line, doub
     tags[way] = line;
     cache_fp_set(c, set, way, line);
     metas[way].ready_cycles = ready;
+    metas[way].touch_cycles = ready;
     metas[way].dirty = dirty;
     metas[way].prefetched = prefetched;
     cache_touch(c, set, way);
@@ -365,6 +366,30 @@ static inline cache_meta_t *cache_i_lookup_or_insert(cache_t *c, uint64_t addr, 
     }
     cache_place(c, set, line, ready, dirty, prefetched, victim);
     return NULL;
+}
+
+/* Has the line at addr (if present) been aged out by time t by other cores'
+ * fills, per_set lines a cycle into each set (l3.foreign_fills, models/
+ * hierarchy.c)? Under LRU a line is gone once the lines of its set touched
+ * after it and the foreign lines that arrived since its own last touch
+ * together fill the set. The foreign lines are not stored: this is asked
+ * when the line is next looked up, which is when it matters. */
+static inline bool cache_i_aged_out(const cache_t *c, uint64_t addr, double t, double per_set)
+{
+    uint64_t line = cache_line_of(c, addr);
+    uint64_t set = line & c->set_mask;
+    uint32_t way = cache_way_of(c, set, line);
+    if (way == c->ways)
+        return false;
+    const uint64_t *tags = cache_tags(c, set);
+    const cache_meta_t *metas = cache_metas(c, set);
+    const double mine = metas[way].touch_cycles;
+    if (!(t > mine))
+        return false;
+    double younger = 0;
+    for (uint32_t w = 0; w < c->ways; w++)
+        younger += w != way && tags[w] != CACHE_TAG_INVALID && metas[w].touch_cycles > mine;
+    return younger + per_set * (t - mine) >= (double)c->ways;
 }
 
 static inline bool cache_i_remove(cache_t *c, uint64_t addr, cache_meta_t *out)

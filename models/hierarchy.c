@@ -51,6 +51,7 @@ struct hier {
     double lat1, lat2, lat3, lat_mem; /* cycles */
     double cpl21, cpl32;              /* fill servers: cycles per line */
     double free21, free32;
+    double foreign_per_set; /* l3.foreign_fills: other cores' lines a cycle into each L3 set */
     uint64_t pfbuf[PF_MAX];
 };
 
@@ -115,6 +116,8 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
     h->lat_mem = m->mem_latency_ns * m->freq_ghz;
     h->cpl21 = m->l2.fill_bpc > 0 ? h->line_bytes / m->l2.fill_bpc : 0;
     h->cpl32 = m->l3.present && m->l3.fill_bpc > 0 ? h->line_bytes / m->l3.fill_bpc : 0;
+    if (h->l3 && m->l3_foreign_bpc > 0 && m->l3.sets)
+        h->foreign_per_set = m->l3_foreign_bpc / h->line_bytes / m->l3.sets;
     return h;
 fail:
     hier_destroy(h);
@@ -150,12 +153,29 @@ static double mem_write(hier_t *h, double t, uint32_t bytes, bool zero)
 
 /* ---- fills and evictions ------------------------------------------------ */
 
+/* l3.foreign_fills: if this core's line at a has been aged out of L3 by the
+ * other cores' fills by t (cache_i_aged_out), it leaves now: a dirty one is
+ * written back. Then it is a miss. (An inclusive L3 would also take it from
+ * L1 and L2; a line there is not looked up in L3, so the model leaves it.) */
+static void l3_age(hier_t *h, uint64_t a, double t)
+{
+    if (h->foreign_per_set <= 0 || !cache_i_aged_out(h->l3, a, t, h->foreign_per_set))
+        return;
+    cache_meta_t out;
+    if (cache_i_remove(h->l3, a, &out) && out.dirty) {
+        count(h, ST_L3_WRITEBACKS, h->line_bytes);
+        mem_write(h, t, h->line_bytes, false);
+    }
+}
+
 static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 {
     cache_victim_t v = {0};
+    l3_age(h, a, t);
     cache_meta_t *p = cache_i_lookup_or_insert(h->l3, a, true, ready, dirty, false, &v);
     if (p) {
         p->dirty |= dirty;
+        p->touch_cycles = timing_max(p->touch_cycles, t);
         return;
     }
     count(h, ST_L3_FILLS, h->line_bytes);
@@ -254,6 +274,7 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
 {
     *dirty = false;
     if (h->l3) {
+        l3_age(h, a, t);
         /* A victim L3 gives the line up: remove it at once (touching it
          * first would change nothing, see models/cache.c). */
         cache_meta_t out;
@@ -263,7 +284,10 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
             if (p)
                 *dirty = out.dirty;
         } else {
-            p = cache_i_lookup(h->l3, a, true);
+            cache_meta_t *q = cache_i_lookup(h->l3, a, true);
+            if (q)
+                q->touch_cycles = timing_max(q->touch_cycles, t);
+            p = q;
         }
         if (p) {
             count(h, ST_L3_HITS, h->line_bytes);
@@ -467,10 +491,12 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
     if (cache_i_remove(h->l2, a, &out) && out.dirty)
         count(h, ST_L2_WRITEBACKS, h->line_bytes);
     double accept = serve(&h->free32, t, h->cpl32);
+    l3_age(h, a, t);
     cache_meta_t *p = cache_i_lookup(h->l3, a, true);
     if (p) {
         count(h, ST_L3_HITS, h->line_bytes);
         p->dirty = true;
+        p->touch_cycles = timing_max(p->touch_cycles, t);
     } else {
         count(h, ST_L3_MISSES, h->line_bytes);
         l3_fill(h, a, true, accept, t);

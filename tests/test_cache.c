@@ -558,6 +558,37 @@ static void property_run(machine_repl_t repl, uint32_t ways)
     cache_destroy(c);
 }
 
+/* Aging by other cores' fills (l3.foreign_fills): a line of a 4-way set
+ * filled at t = 0, with two lines of its set filled after it (at 10 and
+ * 20), is gone once 2 + per_set x t reaches 4 ways: at per_set 0.01 a line
+ * a cycle, at t = 200 and not at t = 199. The youngest line (20) lasts until
+ * 0 + 0.01 x (t - 20) = 4, t = 420. */
+static void test_aged_out(void **state)
+{
+    (void)state;
+    cache_t *c = mk(4 * 64 * 4, 4, MACHINE_REPL_LRU, 1); /* 4 sets x 4 ways */
+    const uint64_t set_stride = 4 * 64;                  /* lines of one set */
+    cache_meta_t m = {0};
+    for (int i = 0; i < 3; i++) {
+        m.ready_cycles = 10.0 * i;
+        cache_insert(c, set_stride * (uint64_t)i, &m, NULL);
+    }
+    assert_false(cache_aged_out(c, 0, 199, 0.01));
+    assert_true(cache_aged_out(c, 0, 200, 0.01));
+    assert_false(cache_aged_out(c, set_stride, 299, 0.01)); /* one younger: 1 + 0.01 (t - 10) */
+    assert_true(cache_aged_out(c, set_stride, 310, 0.01));
+    assert_false(cache_aged_out(c, 2 * set_stride, 419, 0.01));
+    assert_true(cache_aged_out(c, 2 * set_stride, 420, 0.01));
+    /* no foreign fills: never; an absent line: no */
+    assert_false(cache_aged_out(c, 0, 1e12, 0));
+    assert_false(cache_aged_out(c, 64, 1e12, 1));
+    /* a later touch renews it (the hierarchy sets touch_cycles on a hit) */
+    cache_lookup(c, 0, true)->touch_cycles = 150;
+    assert_false(cache_aged_out(c, 0, 200, 0.01)); /* nothing younger: 0.01 x 50 */
+    assert_true(cache_aged_out(c, 0, 550, 0.01));
+    cache_destroy(c);
+}
+
 static void test_property(void **state)
 {
     (void)state;
@@ -582,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_set_mapping),
         cmocka_unit_test(test_meta_roundtrip),
         cmocka_unit_test(test_remove),
+        cmocka_unit_test(test_aged_out),
         cmocka_unit_test(test_property),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -198,6 +198,34 @@ static void test_victim_l3(void **state)
     assert_int_equal(st.count[ST_L3_HITS], 1);
     model_destroy(md);
 
+    /* l3.foreign_fills: other cores fill 4096 B a cycle into the 4-set L3,
+     * 16 lines a cycle into each set: by the time line 0 is read again (its
+     * L3 copy is cycles old) 16 foreign lines have pushed it out of its
+     * 16-way set, so it comes from memory */
+    m.l3_foreign_bpc = 4096;
+    m.fault_4k_ns = 1000; /* a fault elsewhere: 1000 cycles with no L3 access */
+    md = mk(&m);
+    for (int i = 0; i < 17; i++)
+        op(md, TRACE_LOAD, BASE + 64ull * i, 8, 1, 8, 0, 0);
+    op(md, TRACE_FAULT, BASE + (1ull << 30), 4096, 0, 0, 0, 0);
+    op(md, TRACE_LOAD, BASE, 8, 1, 8, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_L3_FILLS],
+                     2); /* line 0, then line 1 (evicted by line 0's refill) */
+    assert_int_equal(st.count[ST_L3_HITS], 0);
+    assert_int_equal(st.count[ST_DRAM_READS], 18);
+    model_destroy(md);
+    /* the same gap without foreign fills: line 0 is still in L3 */
+    m.l3_foreign_bpc = 0;
+    md = mk(&m);
+    for (int i = 0; i < 17; i++)
+        op(md, TRACE_LOAD, BASE + 64ull * i, 8, 1, 8, 0, 0);
+    op(md, TRACE_FAULT, BASE + (1ull << 30), 4096, 0, 0, 0, 0);
+    op(md, TRACE_LOAD, BASE, 8, 1, 8, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_L3_HITS], 1);
+    model_destroy(md);
+
     m.l3.incl = MACHINE_INCL_NINE;
     md = mk(&m);
     for (int i = 0; i < 17; i++)

@@ -234,6 +234,7 @@ typedef struct machine {
                               * full-line write miss is the first not to allocate in L1 */
     uint64_t ws_l2_bytes;    /* write_streaming.l2: bytes of the run, counted from its
                               * first line, before L2 stops allocating (0 = never) */
+    double l3_foreign_bpc;   /* l3.foreign_fills: other cores' fills into this L3, bytes/cycle */
     uint64_t ws_l3_bytes;    /* write_streaming.l3: ... before L3 stops allocating */
 
     machine_cache_t l1, l2, l3; /* l1: l2: l3: */

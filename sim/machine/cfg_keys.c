@@ -180,6 +180,10 @@ static const cfg_key_t keys[] = {
     CACHE_KEYS(l3, "L3 / system cache"),
     KEY("l3.inclusion", CFG_T_ENUM, l3.incl, REQ, 0, 0, FIX, "inclusive|nine|victim",
         "how L3 relates to L2: inclusive, non-inclusive non-exclusive, or victim (exclusive)"),
+    KEY("l3.foreign_fills", CFG_T_BW, l3_foreign_bpc, DEF("0B/cycle"), 0, 4096, FIT, NULL,
+        "lines other cores (a guest's co-tenants) fill into this L3 per second: they age this "
+        "core's lines, so a workload keeps a share that grows with its own fill rate (0: the "
+        "L3 is this core's alone); models/hierarchy.c"),
 
     /* memory */
     KEY("memory.latency", CFG_T_TIME_NS, mem_latency_ns, REQ, 10, 5000, FIT, NULL,

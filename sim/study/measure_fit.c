@@ -21,6 +21,7 @@
 
 #include "kernels/kernels.h"
 #include "models/base/errbuf.h"
+#include "sim/engine/point.h"
 #include "sim/engine/progress.h"
 #include "sim/engine/run.h"
 #include "sim/machine/cfg.h"
@@ -176,10 +177,12 @@ static void keep_base(measure_t *ms, const char *path, const char *label, const 
     measure_i_value(ms, path, v, "%s: from %s; %s", label, ms->base_name, why);
 }
 
+static void l3_values(measure_t *ms);
+
 static void direct_values(measure_t *ms)
 {
     const host_info_t *h = &ms->h;
-    char v[400], a[32], b[32];
+    char v[400], b[32];
     double lo = 0, hi = 0;
     for (size_t i = 0; i < ms->n; i++) {
         const measure_fig_t *f = &ms->f[i];
@@ -222,22 +225,8 @@ static void direct_values(measure_t *ms)
     }
     if (l2)
         set_l2_latency(ms, NULL, ms->base->l2.fill_bpc);
-    if (ms->base->l3.present && ms->l3_eff_bytes) {
-        uint64_t size;
-        uint32_t ways;
-        uint32_t w0 = ms->base->l3.ways;
-        for (uint32_t i = 0; i < h->n_caches; i++)
-            if (h->caches[i].level == 3 && h->caches[i].ways)
-                w0 = h->caches[i].ways;
-        detect_fit_cache(ms->l3_eff_bytes, w0, ms->base->l3.line_bytes, &size, &ways);
-        unit_format_size(size, v, sizeof v);
-        unit_format_size(ms->l3_eff_bytes, a, sizeof a);
-        measure_i_value(ms, "l3.size", v, "measured: effective %s, %s%s", a, ms->l3_how,
-                        size != ms->l3_eff_bytes ? "; the nearest size the cache model takes" : "");
-        snprintf(v, sizeof v, "%u", ways);
-        measure_i_value(ms, "l3.ways", v, "detected: %u ways%s", w0,
-                        ways != w0 ? ", adjusted with the size" : "");
-    }
+    if (ms->base->l3.present && ms->l3_eff_bytes)
+        l3_values(ms);
     dram_values(ms);
     /* the elision threshold is the CPU's, from its nominal L3 */
     const machine_t *bm = ms->base;
@@ -262,6 +251,141 @@ static void direct_values(measure_t *ms)
                          sizeof why) == HOST_LIBC_VALUES)
         for (int i = 0; i < HOST_LIBC_VALUES; i++)
             measure_i_value(ms, lv[i].path, lv[i].value, "%s", lv[i].comment);
+}
+
+/* The chase sweep's L3 (see Notes of measure.h). A host whose chase keeps
+ * (nearly) its whole nominal L3 gets the effective size and no foreign
+ * fills. A guest whose chase keeps only a share S of the nominal C gets C
+ * itself, which it shares, and l3.foreign_fills, the rate R at which the
+ * other cores' fills age its lines: under LRU a workload that fills r lines
+ * a second keeps about C / (1 + R / r), and the chase fills one line per hit
+ * time t_hit, so R = (C / S - 1) / t_hit is the start; foreign_fit() then
+ * moves R until the model's own chase has its edge where the sweep's is. */
+static void l3_values(measure_t *ms)
+{
+    const host_info_t *h = &ms->h;
+    char v[64], a[32], b[32];
+    uint32_t w0 = ms->base->l3.ways;
+    for (uint32_t i = 0; i < h->n_caches; i++)
+        if (h->caches[i].level == 3 && h->caches[i].ways)
+            w0 = h->caches[i].ways;
+    const uint64_t nominal = ms->l3_nominal_bytes, eff = ms->l3_eff_bytes;
+    const measure_fig_t *hit = NULL;
+    for (size_t i = 0; i < ms->n; i++) {
+        const measure_fig_t *f = &ms->f[i];
+        if (!f->skipped && !strncmp(f->mb.id, "lat-sweep-", 10) &&
+            strcmp(f->mb.id, "lat-sweep-dram") && (!hit || f->mb.size_bytes < hit->mb.size_bytes))
+            hit = f;
+    }
+    unit_format_size(eff, a, sizeof a);
+    ms->foreign_start_gbps = 0;
+    /* the staged fit runs on the share (a smaller cache is faster to run;
+     * what it fits does not depend on the size); foreign_fit() then puts
+     * the nominal size and the foreign fills in its place */
+    uint64_t size;
+    uint32_t ways;
+    detect_fit_cache(eff, w0, ms->base->l3.line_bytes, &size, &ways);
+    unit_format_size(size, v, sizeof v);
+    measure_i_value(ms, "l3.size", v, "measured: effective %s, %s%s", a, ms->l3_how,
+                    size != eff ? "; the nearest size the cache model takes" : "");
+    snprintf(v, sizeof v, "%u", ways);
+    measure_i_value(ms, "l3.ways", v, "detected: %u ways%s", w0,
+                    ways != w0 ? ", adjusted with the size" : "");
+    if (!nominal || eff >= nominal - nominal / 8 || !hit || hit->mb.value <= 0) {
+        measure_i_value(ms, "l3.foreign_fills", "0GB/s",
+                        "measured: the chase keeps (nearly) the whole nominal L3 (%s)", ms->l3_how);
+        return;
+    }
+    ms->l3_ways = w0;
+    double lines_per_ns = ((double)nominal / (double)eff - 1) / hit->mb.value;
+    ms->foreign_start_gbps = lines_per_ns * ms->base->l3.line_bytes / 1.073741824;
+    unit_format_size(nominal, b, sizeof b);
+    snprintf(ms->foreign_start_how, sizeof ms->foreign_start_how,
+             "(C %s / S %s - 1) / t_hit %.1f ns of %s = %.4g GB/s", b, a, hit->mb.value, hit->mb.id,
+             ms->foreign_start_gbps);
+}
+
+/* The model's ns per load of a chase over size_bytes (whole 2 MiB pages). */
+static double chase_ns(const machine_t *m, uint64_t size_bytes, uint32_t loops)
+{
+    wl_spec_t s;
+    wl_spec_init(&s);
+    s.kind = WL_LATENCY;
+    snprintf(s.function, sizeof s.function, "chase");
+    s.caller = point_default_caller(WL_LATENCY);
+    s.loops = loops;
+    s.page_bytes = 2ull << 20;
+    s.size_bytes = size_bytes & ~(uint64_t)(WL_LINE_BYTES - 1);
+    run_opts_t o;
+    run_opts_init(&o);
+    static run_result_t r; /* large; measure runs one at a time */
+    char err[256];
+    if (run_predict(m, &s, &o, &r, err, sizeof err))
+        return -1;
+    return r.ns_per_load;
+}
+
+/* l3.foreign_fills by bisection: the rate that puts the model's chase over
+ * the sweep's half-miss size half way between its L3 hit time and its DRAM
+ * time. The chase's edge is a cliff (a chase that misses fills L3 ten times
+ * slower and so keeps a tenth of the share), so the model's time there
+ * jumps from one to the other at one rate: that rate is the answer. */
+static int foreign_fit(measure_t *ms, machine_t *m, char *err, size_t errlen)
+{
+    if (ms->foreign_start_gbps <= 0)
+        return 0;
+    const bool victim = m->l3.incl == MACHINE_INCL_VICTIM;
+    const uint64_t half = ms->l3_eff_bytes + (victim ? ms->l2_bytes : 0);
+    machine_t *t = malloc(sizeof *t);
+    if (!t)
+        return errbuf_set(err, errlen, "out of memory");
+    *t = *m;
+    t->l3.size_bytes = ms->l3_nominal_bytes;
+    t->l3.ways = ms->l3_ways;
+    t->l3.sets = (uint32_t)(t->l3.size_bytes / ((uint64_t)t->l3.ways * t->l3.line_bytes));
+    t->l3_foreign_bpc = 0;
+    double hit = chase_ns(t, half, 3), miss = chase_ns(t, 64 * half, 1);
+    double lo = 0, hi = 8 * ms->foreign_start_gbps, target = (hit + miss) / 2;
+    int rc = 0;
+    if (hit <= 0 || miss <= 1.5 * hit) {
+        rc = errbuf_set(err, errlen, "l3.foreign_fills: the model's chase shows no L3 edge");
+        goto out;
+    }
+    for (int i = 0; i < 20 && hi - lo > 0.005 * hi; i++) {
+        double mid = (lo + hi) / 2;
+        t->l3_foreign_bpc = mid * 1.073741824 / m->freq_ghz;
+        double ns = chase_ns(t, half, 3);
+        if (ns < 0) {
+            rc = errbuf_set(err, errlen, "l3.foreign_fills: the model's chase failed");
+            goto out;
+        }
+        if (ns < target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    {
+        double gb = (lo + hi) / 2;
+        char v[32], hb[32], eb[32];
+        snprintf(v, sizeof v, "%.4gGB/s", gb);
+        unit_format_size(half, hb, sizeof hb);
+        unit_format_size(ms->l3_eff_bytes, eb, sizeof eb);
+        measure_i_value(ms, "l3.foreign_fills", v,
+                        "measured: the other cores' fill rate that puts the model's chase edge at "
+                        "the sweep's half-miss point %s (%.1f ns, half way from %.1f to %.1f; "
+                        "start %s)",
+                        hb, target, hit, miss, ms->foreign_start_how);
+        unit_format_size(ms->l3_nominal_bytes, v, sizeof v);
+        measure_i_value(ms, "l3.size", v,
+                        "detected: the nominal L3, which this core shares with other cores (its "
+                        "chase keeps %s: %s; l3.foreign_fills)",
+                        eb, ms->l3_how);
+        snprintf(v, sizeof v, "%u", ms->l3_ways);
+        measure_i_value(ms, "l3.ways", v, "detected: %u ways", ms->l3_ways);
+    }
+out:
+    free(t);
+    return rc;
 }
 
 /* ------------------------------------------------------------ the fit */
@@ -560,6 +684,8 @@ int measure_fit(measure_t *ms, char *err, size_t errlen)
         if (derive_startup(ms, m, err, errlen))
             goto out;
     }
+    if (foreign_fit(ms, m, err, errlen))
+        goto out;
     ms->fitted = true;
     rc = 0;
 out:

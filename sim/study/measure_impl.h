@@ -31,6 +31,9 @@ struct measure {
 
     /* the caches the suite found (phase 1) */
     uint64_t l1_bytes, l2_bytes, l3_nominal_bytes, l3_eff_bytes;
+    double foreign_start_gbps; /* l3.foreign_fills before its fit (0: the L3 is not shared) */
+    char foreign_start_how[160];
+    uint32_t l3_ways; /* the nominal L3's ways (with foreign_start_gbps) */
     char l3_how[320];
 
     host_libc_t libc;
