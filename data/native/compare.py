@@ -25,7 +25,7 @@ def size(b):
             return f"{b >> n}{unit}"
     return f"{b}B"
 
-print("| kind | function | caller | size | chunk | fill | measured GiB/s (median; runs) | clock GHz | predicted | error |")
+print("| case | kernel | caller | size | chunk | fill | measured GiB/s (median; the 3 rounds) | clock GHz | model | error |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 for (kind, fn, caller, sz, chunk, fill, loops), v in groups.items():
     med = statistics.median(x for x, _ in v)

@@ -73,19 +73,14 @@ machine_t *cmd_machine_open_point(const char *command, const run_point_t *p, boo
 {
     *usage = false;
     machine_t *m = cmd_machine_open(command, p->machine, quiet, pick);
-    if (!m || (p->n_set == 0 && !p->libc[0]))
-        return m;
-    static char ov[POINT_OVERRIDES_MAX][MACHINE_SET_ARG_MAX];
-    const char *set[POINT_OVERRIDES_MAX];
-    size_t n = 0;
+    if (!m)
+        return NULL;
     char err[1024];
-    int rc = point_overrides(p, m, ov, &n, err, sizeof err);
-    for (size_t j = 0; j < n; j++)
-        set[j] = ov[j];
-    if (rc || cfg_machine_apply_set(&m, set, n, err, sizeof err)) {
+    int rc = point_apply_overrides(p, &m, err, sizeof err);
+    if (rc) {
         cmd_errorf(command, "%s", err);
         cfg_machine_destroy(m);
-        *usage = true;
+        *usage = rc == -2;
         return NULL;
     }
     return m;

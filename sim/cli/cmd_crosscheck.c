@@ -167,6 +167,11 @@ int cmd_crosscheck_main(int argc, char **argv)
         errorf("--machine is required; see 'clearsim machines'");
         return CMD_EXIT_USAGE;
     }
+    if (datap && (a.point.n_set || a.point.libc[0])) {
+        errorf("--emit-data with --set or --libc: the calibration data would not say which keys "
+               "the predictions overrode; give one or the other");
+        return CMD_EXIT_USAGE;
+    }
     for (uint32_t j = 0; clock_measured && j < a.point.n_set; j++)
         if (strncmp(a.point.set[j], "core.freq=", 10) == 0) {
             errorf("--set %s: the clock of each case is the measured one (--clock measured); "
@@ -298,7 +303,13 @@ int cmd_crosscheck_main(int argc, char **argv)
     printf("summary: %zu cases, median |error| %.1f%%, max |error| %.1f%% (%s)\n", ne, 100 * med,
            100 * worst, worst_id);
     int rc = 0;
-    if (outp && xc_write_csv(outp, cs, n, m->name, err, sizeof err)) {
+    char setv[MACHINE_SET_MAX * MACHINE_SET_ARG_MAX] = "";
+    for (uint32_t j = 0, at = 0; j < m->n_set; j++) {
+        int w = snprintf(setv + at, sizeof setv - at, "%s%s", j ? " " : "", m->set[j]);
+        if (w > 0 && (size_t)w < sizeof setv - at)
+            at += (uint32_t)w;
+    }
+    if (outp && xc_write_csv(outp, cs, n, m->name, setv, err, sizeof err)) {
         errorf("%s", err);
         rc = CMD_EXIT_RUNTIME;
     }

@@ -118,6 +118,28 @@ int point_overrides(const run_point_t *p, const machine_t *m,
     return 0;
 }
 
+int point_apply_overrides(const run_point_t *p, machine_t **m, char *err, size_t errlen)
+{
+    if (p->n_set == 0 && !p->libc[0])
+        return 0;
+    const char *set[POINT_OVERRIDES_MAX];
+    size_t n = point_set_list(p, set);
+    if (n && cfg_machine_apply_set(m, set, n, err, errlen))
+        return strncmp(err, "--", 2) == 0 ? -2 : -1;
+    if (!p->libc[0])
+        return 0;
+    char(*ov)[MACHINE_SET_ARG_MAX] = malloc(POINT_OVERRIDES_MAX * sizeof *ov);
+    if (!ov)
+        return errbuf_set(err, errlen, "out of memory");
+    int rc = point_overrides(p, *m, ov, &n, err, errlen) ? -2 : 0;
+    for (size_t j = 0; rc == 0 && j < n; j++)
+        set[j] = ov[j];
+    if (rc == 0 && cfg_machine_apply_set(m, set, n, err, errlen))
+        rc = strncmp(err, "--", 2) == 0 ? -2 : -1;
+    free(ov);
+    return rc;
+}
+
 size_t point_set_list(const run_point_t *p, const char *set[MACHINE_SET_MAX])
 {
     for (uint32_t j = 0; j < p->n_set; j++)

@@ -60,6 +60,13 @@ size_t point_set_list(const run_point_t *p, const char *set[MACHINE_SET_MAX]);
  * then the --set ones, which win over them. *n is their count. Returns 0,
  * or -1 with a reason (too many, a version the table does not know). */
 #define POINT_OVERRIDES_MAX (MACHINE_SET_MAX + 6)
+/* Apply p's --set and --libc to *m (loaded from its file): the --set
+ * overrides first, then --libc's values computed on that machine (so a
+ * --set l3.size moves memset's thresholds too), then all of them together
+ * (point_overrides). *m is replaced; on an error it is left as it was.
+ * Returns 0; -2 when an override is what is refused (a usage error: err
+ * names the option); -1 otherwise (the file cannot be read again). */
+int point_apply_overrides(const run_point_t *p, machine_t **m, char *err, size_t errlen);
 int point_overrides(const run_point_t *p, const machine_t *m,
                     char out[POINT_OVERRIDES_MAX][MACHINE_SET_ARG_MAX], size_t *n, char *err,
                     size_t errlen);

@@ -80,6 +80,15 @@ static bool page_size_ok(uint64_t p)
            p == (32ull << 20) || p == (512ull << 20) || p == (1ull << 30);
 }
 
+uint32_t wl_max_order_pages(const wl_spec_t *s, const machine_t *m)
+{
+    if (s->base_page_bytes == (16ull << 10))
+        return 2048; /* arm64 16K: ARCH_FORCE_MAX_ORDER 11 */
+    if (s->base_page_bytes == (64ull << 10))
+        return 8192; /* arm64 64K: ARCH_FORCE_MAX_ORDER 13 */
+    return m ? m->max_order_pages : 0;
+}
+
 uint64_t wl_pmd_bytes(uint64_t base_page_bytes)
 {
     return base_page_bytes * (base_page_bytes / 8); /* a page of 8-byte PTEs maps one PMD */
@@ -191,15 +200,15 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
     }
 
     if (wl_base_kind(s->kind) == WL_MEMSET) {
+        if (s->thp != WL_THP_NEVER || base != (4ull << 10))
+            return errbuf_set(err, errlen,
+                              "--thp and --base-page apply only to the mmap workload (memset's "
+                              "buffer takes --page)");
         if (s->page_bytes != (4ull << 10) && s->page_bytes != (2ull << 20) &&
             s->page_bytes != (1ull << 30)) {
             unit_format_size(s->page_bytes, a, sizeof a);
             return errbuf_set(err, errlen, "--page %s: must be 4KB, 2MB or 1GB", a);
         }
-        if (s->thp != WL_THP_NEVER || base != (4ull << 10))
-            return errbuf_set(err, errlen,
-                              "--thp and --base-page apply only to the mmap workload (memset's "
-                              "buffer takes --page)");
         if (s->caller != WL_CALLER_CHUNKED && s->caller != WL_CALLER_REPEAT)
             return errbuf_set(err, errlen,
                               "--caller %s is not valid for the memset workload (use chunked or "
@@ -383,7 +392,7 @@ static void clear_folio(const wl_spec_t *s, const machine_t *m, uint64_t folio,
                         uint64_t folio_bytes, const caller_cb_t *cb)
 {
     if (s->caller == WL_CALLER_PAGE)
-        caller_page(folio, folio_bytes, folio, s->base_page_bytes, m ? m->max_order_pages : 0, cb);
+        caller_page(folio, folio_bytes, folio, s->base_page_bytes, wl_max_order_pages(s, m), cb);
     else
         caller_extent(folio, folio_bytes, s->preempt, s->extent_cap_bytes, cb);
 }

@@ -112,6 +112,12 @@ uint64_t wl_folio_bytes(const wl_spec_t *s, uint64_t off);
 /* The mmap workload's kernel calls per loop: each folio's calls through the
  * caller (m may be NULL: the default MAX_PAGE_ORDER). */
 uint64_t wl_mmap_calls(const wl_spec_t *s, const machine_t *m);
+/* The largest folio, in base pages, that the page caller clears in
+ * process_huge_page() order (larger ones go in ascending order): the
+ * machine's os.max_order_pages with 4 KiB pages (0: the default 1024), and
+ * arm64's MAX_PAGE_ORDER with 16 KiB (order 11: 2048 pages) and 64 KiB
+ * pages (order 13: 8192), so that a PMD folio of those is not "gigantic". */
+uint32_t wl_max_order_pages(const wl_spec_t *s, const machine_t *m);
 /* The PMD size of a base page (its THP folio). */
 uint64_t wl_pmd_bytes(uint64_t base_page_bytes);
 

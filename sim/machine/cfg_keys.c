@@ -181,8 +181,8 @@ static const cfg_key_t keys[] = {
     KEY("l3.inclusion", CFG_T_ENUM, l3.incl, REQ, 0, 0, FIX, "inclusive|nine|victim",
         "how L3 relates to L2: inclusive, non-inclusive non-exclusive, or victim (exclusive)"),
     KEY("l3.foreign_fills", CFG_T_BW, l3_foreign_bpc, DEF("0B/cycle"), 0, 4096, FIT, NULL,
-        "lines other cores (a guest's co-tenants) fill into this L3 per second: they age this "
-        "core's lines, so a workload keeps a share that grows with its own fill rate (0: the "
+        "bytes of lines other cores (a guest's co-tenants) fill into this L3 per second: they age "
+        "this core's lines, so a workload keeps a share that grows with its own fill rate (0: the "
         "L3 is this core's alone); models/hierarchy.c"),
 
     /* memory */

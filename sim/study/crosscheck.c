@@ -281,8 +281,8 @@ double xc_clock_range(const xc_case_t *cs, size_t n, double *lo, double *hi)
     return k ? sum / (double)k : 0;
 }
 
-int xc_write_csv(const char *path, const xc_case_t *cs, size_t n, const char *machine, char *err,
-                 size_t errlen)
+int xc_write_csv(const char *path, const xc_case_t *cs, size_t n, const char *machine,
+                 const char *set, char *err, size_t errlen)
 {
     outfile_t *of = outfile_open(path, err, errlen);
     if (!of)
@@ -290,18 +290,19 @@ int xc_write_csv(const char *path, const xc_case_t *cs, size_t n, const char *ma
     FILE *f = outfile_fp(of);
     fprintf(f, "case,machine,workload,function,caller,page_bytes,size_bytes,chunk_bytes,loops,"
                "fill,measured_bytes_per_sec,measured_ci95_bytes_per_sec,predicted_bytes_per_sec,"
-               "error_pct,predicted_at_ghz,runs\n");
+               "error_pct,predicted_at_ghz,runs,set\n");
     for (size_t i = 0; i < n; i++) {
         const xc_case_t *c = &cs[i];
         if (c->skipped)
             continue;
         const wl_spec_t *s = &c->spec;
-        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f,%.3f,%u\n", c->id,
+        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f,%.3f,%u,%s\n", c->id,
                 machine, wl_kind_name(s->kind), s->function, wl_caller_name(s->caller),
                 (unsigned long long)s->page_bytes, (unsigned long long)s->size_bytes,
                 (unsigned long long)(s->chunk_bytes ? s->chunk_bytes : s->size_bytes), s->loops,
                 s->fill, c->measured * GIB, c->ci95 * GIB, c->predicted * GIB,
-                100 * (c->predicted - c->measured) / c->measured, c->predicted_at_ghz, c->runs);
+                100 * (c->predicted - c->measured) / c->measured, c->predicted_at_ghz, c->runs,
+                set ? set : "");
     }
     return outfile_commit(of, err, errlen);
 }

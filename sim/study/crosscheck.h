@@ -118,8 +118,9 @@ double xc_now_seconds(void);
 /* The table as CSV, and the measurements as calibration data (last: the
  * host and kernel the runs were on), each written atomically. Return 0, or
  * -1 with a reason. */
-int xc_write_csv(const char *path, const xc_case_t *cs, size_t n, const char *machine, char *err,
-                 size_t errlen);
+/* set: the machine's --set overrides, blank-separated (the last column; no commas). */
+int xc_write_csv(const char *path, const xc_case_t *cs, size_t n, const char *machine,
+                 const char *set, char *err, size_t errlen);
 int xc_write_data(const char *path, const xc_case_t *cs, size_t n, const char *machine,
                   const native_result_t *last, char *err, size_t errlen);
 

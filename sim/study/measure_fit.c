@@ -305,7 +305,7 @@ static void l3_values(measure_t *ms)
              ms->foreign_start_gbps);
 }
 
-/* The model's ns per load of a chase over size_bytes (whole 2 MiB pages). */
+/* The model's ns per load of a chase over size_bytes (on 2 MiB pages). */
 static double chase_ns(const machine_t *m, uint64_t size_bytes, uint32_t loops)
 {
     wl_spec_t s;
@@ -332,60 +332,82 @@ static double chase_ns(const machine_t *m, uint64_t size_bytes, uint32_t loops)
  * jumps from one to the other at one rate: that rate is the answer. */
 static int foreign_fit(measure_t *ms, machine_t *m, char *err, size_t errlen)
 {
+    (void)err;
+    (void)errlen;
     if (ms->foreign_start_gbps <= 0)
         return 0;
     const bool victim = m->l3.incl == MACHINE_INCL_VICTIM;
     const uint64_t half = ms->l3_eff_bytes + (victim ? ms->l2_bytes : 0);
+    /* the nominal L3 in a shape the cache model takes (a power-of-two set
+     * count: 54 MiB x 12 ways is not) */
+    uint64_t size;
+    uint32_t ways;
+    detect_fit_cache(ms->l3_nominal_bytes, ms->l3_ways, m->l3.line_bytes, &size, &ways);
     machine_t *t = malloc(sizeof *t);
     if (!t)
         return errbuf_set(err, errlen, "out of memory");
     *t = *m;
-    t->l3.size_bytes = ms->l3_nominal_bytes;
-    t->l3.ways = ms->l3_ways;
-    t->l3.sets = (uint32_t)(t->l3.size_bytes / ((uint64_t)t->l3.ways * t->l3.line_bytes));
+    t->l3.size_bytes = size;
+    t->l3.ways = ways;
+    t->l3.sets = (uint32_t)(size / ((uint64_t)ways * t->l3.line_bytes));
     t->l3_foreign_bpc = 0;
     double hit = chase_ns(t, half, 3), miss = chase_ns(t, 64 * half, 1);
-    double lo = 0, hi = 8 * ms->foreign_start_gbps, target = (hit + miss) / 2;
-    int rc = 0;
-    if (hit <= 0 || miss <= 1.5 * hit) {
-        rc = errbuf_set(err, errlen, "l3.foreign_fills: the model's chase shows no L3 edge");
-        goto out;
+    double lo = 0, hi = 2 * ms->foreign_start_gbps, target = (hit + miss) / 2;
+    const char *why = NULL;
+    if (hit <= 0 || miss <= 1.5 * hit)
+        why = "the model's chase over the nominal L3 shows no edge";
+    /* the edge must lie below hi: widen it until the chase misses there */
+    for (int k = 0; !why && k < 6; k++) {
+        t->l3_foreign_bpc = hi * 1.073741824 / m->freq_ghz;
+        double ns = chase_ns(t, half, 3);
+        if (ns < 0)
+            why = "the model's chase failed";
+        else if (ns >= target)
+            break;
+        else if (k == 5)
+            why = "no rate up to 64 x the start moves the model's chase edge there";
+        else
+            hi *= 2;
     }
-    for (int i = 0; i < 20 && hi - lo > 0.005 * hi; i++) {
+    for (int i = 0; !why && i < 20 && hi - lo > 0.005 * hi; i++) {
         double mid = (lo + hi) / 2;
         t->l3_foreign_bpc = mid * 1.073741824 / m->freq_ghz;
         double ns = chase_ns(t, half, 3);
-        if (ns < 0) {
-            rc = errbuf_set(err, errlen, "l3.foreign_fills: the model's chase failed");
-            goto out;
-        }
-        if (ns < target)
+        if (ns < 0)
+            why = "the model's chase failed";
+        else if (ns < target)
             lo = mid;
         else
             hi = mid;
     }
-    {
-        double gb = (lo + hi) / 2;
-        char v[32], hb[32], eb[32];
-        snprintf(v, sizeof v, "%.4gGB/s", gb);
-        unit_format_size(half, hb, sizeof hb);
-        unit_format_size(ms->l3_eff_bytes, eb, sizeof eb);
-        measure_i_value(ms, "l3.foreign_fills", v,
-                        "measured: the other cores' fill rate that puts the model's chase edge at "
-                        "the sweep's half-miss point %s (%.1f ns, half way from %.1f to %.1f; "
-                        "start %s)",
-                        hb, target, hit, miss, ms->foreign_start_how);
-        unit_format_size(ms->l3_nominal_bytes, v, sizeof v);
-        measure_i_value(ms, "l3.size", v,
-                        "detected: the nominal L3, which this core shares with other cores (its "
-                        "chase keeps %s: %s; l3.foreign_fills)",
-                        eb, ms->l3_how);
-        snprintf(v, sizeof v, "%u", ms->l3_ways);
-        measure_i_value(ms, "l3.ways", v, "detected: %u ways", ms->l3_ways);
+    char v[32], hb[32], eb[32];
+    unit_format_size(half, hb, sizeof hb);
+    unit_format_size(ms->l3_eff_bytes, eb, sizeof eb);
+    if (why) {
+        /* keep the share the fit ran on (l3.size, l3.ways as set), no fills */
+        measure_i_value(ms, "l3.foreign_fills", "0GB/s",
+                        "not measured: %s (the L3 is the share the chase keeps, %s)", why, eb);
+        free(t);
+        return 0;
     }
-out:
+    double gb = (lo + hi) / 2;
+    snprintf(v, sizeof v, "%.4gGB/s", gb);
+    measure_i_value(ms, "l3.foreign_fills", v,
+                    "measured: the other cores' fill rate that puts the model's chase edge at "
+                    "the sweep's half-miss point %s (%.1f ns, half way from %.1f to %.1f; "
+                    "start %s)",
+                    hb, target, hit, miss, ms->foreign_start_how);
+    unit_format_size(size, v, sizeof v);
+    measure_i_value(ms, "l3.size", v,
+                    "detected: the nominal L3%s, which this core shares with other cores (its "
+                    "chase keeps %s: %s; l3.foreign_fills)",
+                    size != ms->l3_nominal_bytes ? " (the nearest size the cache model takes)" : "",
+                    eb, ms->l3_how);
+    snprintf(v, sizeof v, "%u", ways);
+    measure_i_value(ms, "l3.ways", v, "detected: %u ways%s", ms->l3_ways,
+                    ways != ms->l3_ways ? ", adjusted with the size" : "");
     free(t);
-    return rc;
+    return 0;
 }
 
 /* ------------------------------------------------------------ the fit */

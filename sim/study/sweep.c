@@ -196,21 +196,13 @@ static int load_machine(machine_slot_t *slot, const run_point_t *r)
     host_pick_t pick;
     slot->m = host_machine_open(r->machine, &pick, slot->err, sizeof slot->err);
     snprintf(slot->warning, sizeof slot->warning, "%s", pick.warning);
-    char ov[POINT_OVERRIDES_MAX][MACHINE_SET_ARG_MAX];
-    const char *set[POINT_OVERRIDES_MAX];
-    size_t n = 0;
-    if (slot->m && point_overrides(r, slot->m, ov, &n, slot->err, sizeof slot->err)) {
-        cfg_machine_destroy(slot->m);
-        slot->m = NULL;
-        slot->set_failed = true;
-        return -1;
-    }
-    for (size_t j = 0; j < n; j++)
-        set[j] = ov[j];
-    if (slot->m && cfg_machine_apply_set(&slot->m, set, n, slot->err, sizeof slot->err)) {
-        cfg_machine_destroy(slot->m);
-        slot->m = NULL;
-        slot->set_failed = true;
+    if (slot->m) {
+        int rc = point_apply_overrides(r, &slot->m, slot->err, sizeof slot->err);
+        if (rc) {
+            cfg_machine_destroy(slot->m);
+            slot->m = NULL;
+            slot->set_failed = rc == -2;
+        }
     }
     return slot->m ? 0 : -1;
 }
@@ -405,10 +397,11 @@ int sweep_prepare(sweep_t *s, char *err, size_t errlen)
             mx[nmx++] = a;
             combos *= s->axes[a].n;
             if (combos > SWEEP_MACHINES_MAX)
-                return errbuf_set(err, errlen,
-                                  "--sweep: more than %u machines (the product of the machine and "
-                                  "machine-key axes)",
-                                  SWEEP_MACHINES_MAX);
+                return errbuf_set_rc(
+                    -2, err, errlen,
+                    "--sweep: more than %u machines (the product of the machine and "
+                    "machine-key axes)",
+                    SWEEP_MACHINES_MAX);
         }
     }
     if (maxis < 0 && s->base.machine[0] == '\0')

@@ -195,7 +195,10 @@ static int expand_key_range(const char *key, const char *spec, char ***values, s
         if (v > hi * (1 + 1e-9))
             break;
         char buf[48];
-        snprintf(buf, sizeof buf, "%.6g%s", v, ulo);
+        if (v == floor(v) && v < 9e15)
+            snprintf(buf, sizeof buf, "%.0f%s", v, ulo);
+        else
+            snprintf(buf, sizeof buf, "%.10g%s", v, ulo);
         if (push_value(values, n, cap, buf, strlen(buf)) != 0)
             return errbuf_set(err, errlen, "--sweep %s=%s: more than %u values (or out of memory)",
                               key, spec, SWEEP_VALUES_MAX);

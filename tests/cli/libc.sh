@@ -22,6 +22,11 @@ python3 -c "assert $old > 1.5 * $new, ($old, $new)" ||
 cs run --machine $M -f memset -s 1MiB --libc glibc-2.36 --set libc.memset.rep_stosb_threshold=4KiB --format json -q
 [[ $(field set) == *"libc.memset.rep_stosb_threshold=2049B"*"libc.memset.rep_stosb_threshold=4KiB" ]] ||
     fail "--set after --libc: '$(field set)'"
+# --libc sizes its thresholds by the L3 after --set: Intel's NT threshold is
+# (L3 + L2) / 2, 53 MiB with the file's 104 MiB and 27 MiB with 52 MiB
+cs run --machine xeon-8480 -f memset -s 1MiB --set l3.size=52MiB --libc glibc-2.40 --format json -q
+[[ $(field set) == *"libc.memset.nt_threshold=27MiB"*"l3.size=52MiB" ]] ||
+    fail "--libc after --set l3.size: '$(field set)'"
 # a sweep over libc
 cs sweep --machine xeon-8480 -f memset -s 1GiB --sweep libc=glibc-2.39,glibc-2.40 --format csv -q
 [[ $RC -eq 0 ]] || fail "sweep libc: exit $RC"

@@ -19,6 +19,9 @@ expect_error 2 "--set l2.mshrs=0:" sweep --machine $M --set l2.mshrs=0 --sweep s
 expect_error 2 "--set l2.mshrs=0:" tune --machine $M --set l2.mshrs=0 --sizes 4KB
 expect_error 2 "--set 'nope=1'" crosscheck --machine $M --set nope=1
 expect_error 2 "--clock file" crosscheck --machine $M --set core.freq=3GHz
+expect_error 2 "--emit-data with --set or --libc" crosscheck --machine $M --set l2.mshrs=8 --emit-data x.yaml
+# a sweep over more than 4096 machines is a usage error, before any runs
+expect_error 2 "more than 4096 machines" sweep --machine $M --sweep l2.mshrs=1..100:+1 --sweep l1.mshrs=1..100:+1
 # a bad value in a cross-check names the option too (L2 smaller than L1)
 expect_error 2 "--set l2.size=16KiB" run --machine $M --set l2.size=16KiB
 
