@@ -303,12 +303,8 @@ int cmd_crosscheck_main(int argc, char **argv)
     printf("summary: %zu cases, median |error| %.1f%%, max |error| %.1f%% (%s)\n", ne, 100 * med,
            100 * worst, worst_id);
     int rc = 0;
-    char setv[MACHINE_SET_MAX * MACHINE_SET_ARG_MAX] = "";
-    for (uint32_t j = 0, at = 0; j < m->n_set; j++) {
-        int w = snprintf(setv + at, sizeof setv - at, "%s%s", j ? " " : "", m->set[j]);
-        if (w > 0 && (size_t)w < sizeof setv - at)
-            at += (uint32_t)w;
-    }
+    static char setv[MACHINE_SET_MAX * MACHINE_SET_ARG_MAX];
+    cfg_machine_set_text(m, setv, sizeof setv);
     if (outp && xc_write_csv(outp, cs, n, m->name, setv, err, sizeof err)) {
         errorf("%s", err);
         rc = CMD_EXIT_RUNTIME;

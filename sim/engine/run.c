@@ -24,6 +24,7 @@
 #include "models/model.h"
 #include "models/model_ff.h"
 #include "sim/engine/progress.h"
+#include "sim/machine/cfg.h"
 
 #define RUN_DIRECT_MAP_PAGE_BYTES (1ull << 30)
 
@@ -370,12 +371,7 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
 
     out->spec = *spec;
     snprintf(out->machine, sizeof(out->machine), "%s", m->name);
-    out->set[0] = '\0';
-    for (uint32_t j = 0, at = 0; j < m->n_set && j < MACHINE_SET_MAX; j++) {
-        int w = snprintf(out->set + at, sizeof out->set - at, "%s%s", j ? " " : "", m->set[j]);
-        if (w > 0 && (size_t)w < sizeof out->set - at)
-            at += (uint32_t)w;
-    }
+    cfg_machine_set_text(m, out->set, sizeof out->set);
     out->bytes = wl_measured_bytes(spec);
     out->cycles = out->stats.count[ST_CYCLES];
     out->seconds = m->freq_ghz > 0 ? (double)out->cycles / (m->freq_ghz * 1e9) : 0;

@@ -56,6 +56,9 @@ machine_t *cfg_machine_load_set(const char *path, double clock_ghz, const char *
 /* m's file again, with m's overrides, at clock_ghz (0: core.freq as the file
  * and the overrides give it). */
 machine_t *cfg_machine_reload(const machine_t *m, double clock_ghz, char *err, size_t errlen);
+/* m's overrides as one line, "KEY=VALUE" separated by blanks ("" none), into
+ * buf (MACHINE_SET_MAX x MACHINE_SET_ARG_MAX bytes hold any); returns buf. */
+const char *cfg_machine_set_text(const machine_t *m, char *buf, size_t len);
 /* Replace *m by its file loaded with these overrides (n_set 0: *m is kept).
  * On an error *m is left as it was. Returns 0, or -1 with the reason. */
 int cfg_machine_apply_set(machine_t **m, const char *const *set, size_t n_set, char *err,

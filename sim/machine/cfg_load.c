@@ -205,6 +205,20 @@ machine_t *cfg_machine_reload(const machine_t *m, double clock_ghz, char *err, s
     return cfg_machine_load_set(m->path, clock_ghz, set, n, err, errlen);
 }
 
+const char *cfg_machine_set_text(const machine_t *m, char *buf, size_t len)
+{
+    size_t at = 0;
+    if (len)
+        buf[0] = '\0';
+    for (uint32_t j = 0; j < m->n_set && j < MACHINE_SET_MAX && at < len; j++) {
+        int w = snprintf(buf + at, len - at, "%s%s", j ? " " : "", m->set[j]);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+    return buf;
+}
+
 int cfg_machine_apply_set(machine_t **m, const char *const *set, size_t n_set, char *err,
                           size_t errlen)
 {

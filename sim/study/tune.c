@@ -26,6 +26,7 @@
 #include "sim/engine/point.h"
 #include "models/base/errbuf.h"
 #include "sim/study/sweep.h"
+#include "sim/machine/cfg.h"
 #include "sim/machine/units.h"
 #include "sim/engine/workload.h"
 
@@ -345,11 +346,7 @@ int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *r, char *e
     if (!o->reuse_subpage && !(o->reuse_fraction >= 0 && o->reuse_fraction <= 1))
         return errbuf_set(err, errlen, "--reuse must be between 0 and 1, or 'subpage'");
     snprintf(r->machine, sizeof r->machine, "%s", m->name);
-    for (uint32_t j = 0, at = 0; j < m->n_set && j < MACHINE_SET_MAX; j++) {
-        int w = snprintf(r->set + at, sizeof r->set - at, "%s%s", j ? " " : "", m->set[j]);
-        if (w > 0 && (size_t)w < sizeof r->set - at)
-            at += (uint32_t)w;
-    }
+    cfg_machine_set_text(m, r->set, sizeof r->set);
     tune_strategy_functions(m, r->function, r->have);
     if (!r->have[TUNE_TEMPORAL] || !r->have[TUNE_NONTEMPORAL] || !r->have[TUNE_CURRENT])
         return errbuf_set(err, errlen,
