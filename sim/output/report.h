@@ -107,6 +107,9 @@ int report_text(FILE *out, const run_result_t *r, const struct native_result *n,
 /* csv building blocks, for printing several results under one header (the
  * columns come from `r`'s row; rows of other results must have the same). */
 int report_csv_header(FILE *out, const run_result_t *r, char *err, size_t errlen);
+/* One text field of a csv row, quoted (RFC 4180) when it holds a comma, a
+ * quote or a line break. */
+void report_csv_string(FILE *out, const char *s);
 int report_csv_row(FILE *out, const run_result_t *r, char *err, size_t errlen);
 /* The json object of one result (caller json_decref()s it), or NULL with a
  * reason. Declared as void * so that this header does not need jansson.h. */

@@ -120,7 +120,7 @@ int report_json_dump(FILE *out, void *root_json, char *err, size_t errlen)
 /* ------------------------------------------------------------------------ */
 /* csv                                                                       */
 
-static void csv_string(FILE *out, const char *s)
+void report_csv_string(FILE *out, const char *s)
 {
     if (strpbrk(s, ",\"\r\n") == NULL) {
         fputs(s, out);
@@ -141,7 +141,7 @@ static void csv_value(FILE *out, const report_field_t *f)
     case REPORT_V_NULL:
         break;
     case REPORT_V_STR:
-        csv_string(out, f->s);
+        report_csv_string(out, f->s);
         break;
     case REPORT_V_BOOL:
         fputs(f->b ? "true" : "false", out);
@@ -176,7 +176,7 @@ int report_csv_print(FILE *out, const run_result_t *r, const native_result_t *n,
                      f->path[2] ? f->path[2] : "");
             if (i > 0)
                 fputc(',', out);
-            csv_string(out, name);
+            report_csv_string(out, name);
         }
         fputc('\n', out);
     }

@@ -563,22 +563,6 @@ static void csv_real(FILE *out, double v)
         fprintf(out, "%.17g", v);
 }
 
-/* A text field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
-static void csv_text(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static int print_csv(FILE *out, const tune_result_t *r, char *err, size_t errlen)
 {
     fputs("machine,set,size_bytes,weight,strategy,function,reuse_bytes,buffer_bytes,clear_seconds,"
@@ -586,9 +570,9 @@ static int print_csv(FILE *out, const tune_result_t *r, char *err, size_t errlen
           out);
     for (size_t i = 0; i < r->n_curve; i++) {
         const tune_point_t *p = &r->curve[i];
-        csv_text(out, r->machine);
+        report_csv_string(out, r->machine);
         fputc(',', out);
-        csv_text(out, r->set);
+        report_csv_string(out, r->set);
         fprintf(out, ",%" PRIu64 ",", p->size_bytes);
         csv_real(out, p->weight);
         fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",", tune_strategy_name(p->strategy),
