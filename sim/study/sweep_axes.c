@@ -81,37 +81,53 @@ static void format_number(const char *key, uint64_t v, char *buf, size_t len)
         snprintf(buf, len, "%" PRIu64, v);
 }
 
-/* LO..HI:xF or LO..HI:+S. Returns 1 if spec is not range-shaped, 0 when
- * expanded, -1 on error. */
-static int expand_range(const char *key, const char *spec, char ***values, size_t *n, size_t *cap,
-                        char *err, size_t errlen)
+/* LO..HI:xF or LO..HI:+S split into lo_s and hi_s (64 bytes each), the step's
+ * text and whether it is geometric. Returns 1 if spec is not range-shaped
+ * (no ".."), 0, or -1 with a reason. */
+static int split_range(const char *key, const char *spec, char lo_s[64], char hi_s[64],
+                       const char **step_s, bool *geometric, char *err, size_t errlen)
 {
     const char *dots = strstr(spec, "..");
     if (!dots)
         return 1;
     const char *colon = strrchr(spec, ':');
-    char lo_s[64], hi_s[64], why[256];
     if (!colon || colon < dots || (colon[1] != 'x' && colon[1] != '+'))
         return errbuf_set(err, errlen,
                           "--sweep %s=%s: a range needs a step: LO..HI:xFACTOR or LO..HI:+STEP",
                           key, spec);
     size_t lo_len = (size_t)(dots - spec), hi_len = (size_t)(colon - dots - 2);
-    if (lo_len == 0 || hi_len == 0 || lo_len >= sizeof lo_s || hi_len >= sizeof hi_s)
+    if (lo_len == 0 || hi_len == 0 || lo_len >= 64 || hi_len >= 64)
         return errbuf_set(err, errlen, "--sweep %s=%s: a range is LO..HI:xFACTOR or LO..HI:+STEP",
                           key, spec);
     memcpy(lo_s, spec, lo_len);
     lo_s[lo_len] = '\0';
     memcpy(hi_s, dots + 2, hi_len);
     hi_s[hi_len] = '\0';
+    *geometric = colon[1] == 'x';
+    *step_s = colon + 2;
+    return 0;
+}
+
+/* LO..HI:xF or LO..HI:+S. Returns 1 if spec is not range-shaped, 0 when
+ * expanded, -1 on error. */
+static int expand_range(const char *key, const char *spec, char ***values, size_t *n, size_t *cap,
+                        char *err, size_t errlen)
+{
+    char lo_s[64], hi_s[64], why[256];
+    const char *step_s;
+    bool geometric;
+    int rc = split_range(key, spec, lo_s, hi_s, &step_s, &geometric, err, errlen);
+    if (rc)
+        return rc;
     uint64_t lo, hi, step;
     if (unit_parse_size(lo_s, &lo, why, sizeof why) != 0)
         return errbuf_set(err, errlen, "--sweep %s=%s: '%s': %s", key, spec, lo_s, why);
     if (unit_parse_size(hi_s, &hi, why, sizeof why) != 0)
         return errbuf_set(err, errlen, "--sweep %s=%s: '%s': %s", key, spec, hi_s, why);
-    bool geometric = colon[1] == 'x';
-    if (geometric ? unit_parse_u64(colon + 2, &step, why, sizeof why)
-                  : unit_parse_size(colon + 2, &step, why, sizeof why))
-        return errbuf_set(err, errlen, "--sweep %s=%s: step '%s': %s", key, spec, colon + 1, why);
+    if (geometric ? unit_parse_u64(step_s, &step, why, sizeof why)
+                  : unit_parse_size(step_s, &step, why, sizeof why))
+        return errbuf_set(err, errlen, "--sweep %s=%s: step '%s%s': %s", key, spec,
+                          geometric ? "x" : "+", step_s, why);
     if (lo > hi)
         return errbuf_set(err, errlen, "--sweep %s=%s: the range is empty (%s > %s)", key, spec,
                           lo_s, hi_s);
@@ -153,27 +169,15 @@ static int number_unit(const char *s, double *v, char *unit, size_t len)
 static int expand_key_range(const char *key, const char *spec, char ***values, size_t *n,
                             size_t *cap, char *err, size_t errlen)
 {
-    const char *dots = strstr(spec, "..");
-    if (!dots)
-        return 1;
-    const char *colon = strrchr(spec, ':');
-    if (!colon || colon < dots || (colon[1] != 'x' && colon[1] != '+'))
-        return errbuf_set(err, errlen,
-                          "--sweep %s=%s: a range needs a step: LO..HI:xFACTOR or LO..HI:+STEP",
-                          key, spec);
     char lo_s[64], hi_s[64], ulo[16], uhi[16], ust[16];
-    size_t lo_len = (size_t)(dots - spec), hi_len = (size_t)(colon - dots - 2);
+    const char *step_s;
+    bool geometric;
+    int rc = split_range(key, spec, lo_s, hi_s, &step_s, &geometric, err, errlen);
+    if (rc)
+        return rc;
     double lo, hi, step;
-    if (lo_len == 0 || hi_len == 0 || lo_len >= sizeof lo_s || hi_len >= sizeof hi_s)
-        return errbuf_set(err, errlen, "--sweep %s=%s: a range is LO..HI:xFACTOR or LO..HI:+STEP",
-                          key, spec);
-    memcpy(lo_s, spec, lo_len);
-    lo_s[lo_len] = '\0';
-    memcpy(hi_s, dots + 2, hi_len);
-    hi_s[hi_len] = '\0';
-    bool geometric = colon[1] == 'x';
     if (number_unit(lo_s, &lo, ulo, sizeof ulo) || number_unit(hi_s, &hi, uhi, sizeof uhi) ||
-        number_unit(colon + 2, &step, ust, sizeof ust))
+        number_unit(step_s, &step, ust, sizeof ust))
         return errbuf_set(err, errlen,
                           "--sweep %s=%s: LO, HI and the step are numbers, with one unit", key,
                           spec);
