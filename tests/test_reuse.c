@@ -77,18 +77,24 @@ static void trace_spec(const wl_spec_t *s, const machine_t *m, rec_t *r)
     trace_destroy(t);
 }
 
+/* rep_stosb over 16 KiB in 4 KiB calls, `loops` passes, touching reuse bytes. */
+static void chunked_spec(wl_spec_t *s, uint32_t loops, uint64_t reuse)
+{
+    wl_spec_init(s);
+    snprintf(s->function, sizeof s->function, "rep_stosb");
+    s->size_bytes = 16384;
+    s->chunk_bytes = 4096;
+    s->loops = loops;
+    s->reuse_bytes = reuse;
+}
+
 static void test_loads_follow_each_measured_call(void **state)
 {
     (void)state;
     machine_t m;
     tiny_machine(&m);
     wl_spec_t s;
-    wl_spec_init(&s);
-    snprintf(s.function, sizeof s.function, "rep_stosb");
-    s.size_bytes = 16384;
-    s.chunk_bytes = 4096;
-    s.loops = 2;
-    s.reuse_bytes = 1024;
+    chunked_spec(&s, 2, 1024);
     rec_t r;
     trace_spec(&s, &m, &r);
     /* 4 calls per loop x 2 loops, 1024 / 64 = 16 loads each; none in warm-up */
@@ -106,6 +112,130 @@ static void test_loads_follow_each_measured_call(void **state)
     s.reuse_bytes = 0;
     trace_spec(&s, &m, &r);
     assert_int_equal(r.loads, 0);
+}
+
+/* The faulting thread's order per call: the first reuse bytes, then the
+ * delay's reads through the ring (each call's after the previous call's),
+ * then the next later bytes of the call. */
+typedef struct drec {
+    uint64_t call_addr, call_len, ring_base;
+    uint64_t reuse, delay, later;
+    uint64_t k;         /* loads since the call began */
+    uint64_t ring_next; /* the next ring line expected */
+    uint64_t ring_loads, call_loads;
+    bool ok;
+} drec_t;
+
+static int drec_sink(void *ctx, const trace_op_t *op)
+{
+    drec_t *r = ctx;
+    if (op->kind == TRACE_CALL_BEGIN) {
+        r->call_addr = op->addr;
+        r->call_len = op->bytes;
+        r->k = 0;
+        return 0;
+    }
+    if (op->kind != TRACE_LOAD)
+        return 0;
+    const uint64_t now = r->reuse / 64, ring = r->delay / 64;
+    uint64_t want;
+    if (r->k < now) {
+        want = r->call_addr + 64 * r->k;
+        r->call_loads++;
+    } else if (r->k < now + ring) {
+        want = r->ring_base + r->ring_next;
+        r->ring_next += 64;
+        r->ring_loads++;
+    } else {
+        want = r->call_addr + r->reuse + 64 * (r->k - now - ring);
+        r->call_loads++;
+        if (want + 8 > r->call_addr + r->call_len || r->k - now - ring >= r->later / 64)
+            r->ok = false;
+    }
+    if (op->addr != want || op->bytes != 8)
+        r->ok = false;
+    r->k++;
+    return 0;
+}
+
+/* Trace s into r, expecting `later` bytes touched after the delay. */
+static void trace_delay(const wl_spec_t *s, const machine_t *m, uint64_t later, drec_t *r)
+{
+    char err[256];
+    *r = (drec_t){.reuse = s->reuse_bytes, .delay = s->delay_bytes, .later = later, .ok = true};
+    r->ring_base = s->base_addr + WL_DELAY_ADDR_OFFSET;
+    trace_t *t = trace_create(drec_sink, r, false);
+    assert_non_null(t);
+    assert_int_equal(wl_trace(s, m, t, NULL, NULL, err, sizeof err), 0);
+    trace_destroy(t);
+}
+
+static void test_delay_then_rest(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    wl_spec_t s;
+    chunked_spec(&s, 1, 1024);
+    s.delay_bytes = 512;
+    s.later_bytes = 2048;
+    drec_t r;
+    char err[256];
+    trace_delay(&s, &m, 2048, &r);
+    assert_true(r.ok);
+    /* 4 calls: 16 + 32 loads of the call each, 8 of the ring each */
+    assert_int_equal(r.call_loads, 4 * (16 + 32));
+    assert_int_equal(r.ring_loads, 4 * 8);
+
+    /* later larger than what is left of the call: the rest of the call only */
+    s.later_bytes = 16384;
+    assert_int_equal(wl_validate(&s, &m, err, sizeof err), 0);
+    trace_delay(&s, &m, 3072, &r);
+    assert_true(r.ok);
+    assert_int_equal(r.call_loads, 4 * (4096 / 64));
+
+    /* later than --size is refused; so is a delay past the ring */
+    s.later_bytes = 32768;
+    assert_int_equal(wl_validate(&s, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "later touch"));
+    s.later_bytes = 0;
+    s.delay_bytes = WL_DELAY_RING_BYTES + 64;
+    assert_int_equal(wl_validate(&s, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "delay"));
+}
+
+/* The delay evicts what the clear left in cache: after 16 KiB of other reads
+ * (4 x the tiny L2 + L3), the later touch of 512 bytes reads all of them
+ * from memory again; with no delay it hits. */
+static void test_delay_evicts(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    char err[256];
+    uint64_t dram[3];
+    const uint64_t delay[3] = {16384, 16384, 0}, later[3] = {0, 512, 512};
+    for (int i = 0; i < 3; i++) {
+        wl_spec_t s;
+        wl_spec_init(&s);
+        snprintf(s.function, sizeof s.function, "rep_stosb");
+        s.size_bytes = 1024;
+        s.reuse_bytes = i == 0 ? 0 : 64;
+        s.delay_bytes = delay[i];
+        s.later_bytes = later[i];
+        run_opts_t o;
+        run_opts_init(&o);
+        o.exact = true;
+        run_result_t *res = calloc(1, sizeof *res);
+        assert_non_null(res);
+        assert_int_equal(run_predict(&m, &s, &o, res, err, sizeof err), 0);
+        dram[i] = res->stats.bytes[ST_DRAM_READS];
+        free(res);
+    }
+    /* the 64-byte subpage touch comes right after the clear and hits; the
+     * 512 later bytes come after the delay and miss */
+    assert_int_equal(dram[1] - dram[0], 512);
+    assert_true(dram[2] < dram[0]); /* no delay: nothing of the ring read at all */
 }
 
 static void test_validation(void **state)
@@ -185,6 +315,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loads_follow_each_measured_call),
         cmocka_unit_test(test_validation),
+        cmocka_unit_test(test_delay_then_rest),
+        cmocka_unit_test(test_delay_evicts),
         cmocka_unit_test(test_refetch_direction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

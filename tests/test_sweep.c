@@ -198,10 +198,29 @@ static void test_tune_sizes(void **state)
     assert_int_equal(n, 5);
     assert_int_equal(v[4].size_bytes, 1u << 20);
     free(v);
-    assert_int_equal(tune_default_sizes(&v, &n, err, sizeof err), 0);
-    assert_int_equal(n, 19); /* 4 KiB .. 1 GiB */
-    assert_int_equal(v[18].size_bytes, 1u << 30);
+    /* shipped distributions: clear-pages follows the preemption model */
+    char nm[64], src[256];
+    assert_int_equal(tune_dist_load("clear-pages", CALLER_PREEMPT_FULL, &v, &n, nm, sizeof nm, src,
+                                    sizeof src, err, sizeof err),
+                     0);
+    assert_string_equal(nm, "clear-pages-full");
+    assert_int_equal(n, 1);
+    assert_int_equal(v[0].size_bytes, 1u << 30);
+    assert_non_null(strstr(src, "clear_pages"));
     free(v);
+    assert_int_equal(tune_dist_load("clear-pages", CALLER_PREEMPT_VOLUNTARY, &v, &n, nm, sizeof nm,
+                                    src, sizeof src, err, sizeof err),
+                     0);
+    assert_int_equal(v[0].size_bytes, 8u << 20);
+    free(v);
+    assert_int_equal(tune_dist_load("no-such", CALLER_PREEMPT_FULL, &v, &n, nm, sizeof nm, src,
+                                    sizeof src, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "known: "));
+    assert_non_null(strstr(err, "clear-pages-lazy"));
+    assert_int_equal(tune_dist_load("../x", CALLER_PREEMPT_FULL, &v, &n, nm, sizeof nm, src,
+                                    sizeof src, err, sizeof err),
+                     -1);
     assert_int_equal(tune_parse_sizes("4KB:0", &v, &n, err, sizeof err), -1);
     assert_non_null(strstr(err, "positive"));
     assert_int_equal(tune_parse_sizes("100B", &v, &n, err, sizeof err), -1);

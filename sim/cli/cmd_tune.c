@@ -3,8 +3,8 @@
  * sim/study/tune.c.
  *
  * Notes
- *  - The size distribution is --sizes DIST or --sizes-file FILE (not both);
- *    the default is the powers of two from 4 KiB to 1 GiB, equal weights.
+ *  - The size distribution is one of --dist NAME, --sizes LIST or
+ *    --sizes-file FILE; the default is the shipped TUNE_DEFAULT_DIST.
  *  - --output FILE goes through sim/output/outfile.c (a temporary renamed over FILE
  *    once the whole report is written).
  *  - Exit status: 0 success, 1 runtime error (machine file, a run, output),
@@ -44,13 +44,20 @@ void cmd_tune_usage(FILE *out)
           "extent may be under a scheduling-latency budget.\n"
           "\n"
           "  --machine NAME|PATH|host  the machine (required)\n"
-          "  --sizes DIST          clear sizes: SIZE[:WEIGHT],... or LO..HI:xF (default\n"
-          "                        4KB..1GB:x2, equal weights)\n"
+          "  --dist NAME           a shipped size distribution, configs/sizes/NAME.csv (default\n"
+          "                        " TUNE_DEFAULT_DIST "; clear-pages follows --preempt; an\n"
+          "                        unknown name lists them)\n"
+          "  --sizes LIST          clear sizes: SIZE[:WEIGHT],... or LO..HI:xF (equal weights)\n"
           "  --sizes-file FILE     sizes and weights from FILE.csv (header size,weight) or\n"
           "                        FILE.yaml (a mapping SIZE: WEIGHT)\n"
           "  --reuse R|subpage     after each clear the consumer touches the fraction R\n"
           "                        (0..1) of it, or only its first 4KiB (default 0)\n"
           "  --window SIZE         the consumer touches at most SIZE bytes (default: no limit)\n"
+          "  --delay SIZE          with --reuse subpage: the faulting thread touches the first\n"
+          "                        4KiB at once and the rest (up to --window) after SIZE\n"
+          "                        bytes of other traffic\n"
+          "  --min-gain F          a band of the policy must be cheaper than its neighbours\n"
+          "                        by more than F (default 0.01) at one size at least\n"
           "  --preempt none|voluntary|full|lazy  preemption model of the extent cap\n"
           "                        (default voluntary)\n"
           "  --latency-budget T    the longest one extent may take, e.g. 1ms, 500us\n"
@@ -73,7 +80,7 @@ void cmd_tune_usage(FILE *out)
 
 typedef struct tune_args {
     run_point_t point; /* --machine, --preempt, --exact, --seed */
-    const char *sizes, *sizes_file;
+    const char *sizes, *sizes_file, *dist;
     const char *output;
     report_format_t format;
     bool quiet;
@@ -107,6 +114,18 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
             return errbuf_set(err, errlen,
                               "--reuse '%.64s': give a fraction from 0 to 1, or subpage", arg);
         return 0;
+    case CLI_O_DIST:
+        return optval_text(opt, arg, "a distribution name", &a->dist, err, errlen);
+    case CLI_O_MIN_GAIN:
+        if (unit_parse_double(arg, &a->o.min_gain, why, sizeof why) != 0 ||
+            !(a->o.min_gain >= 0 && a->o.min_gain < 1))
+            return errbuf_set(err, errlen, "--min-gain '%.64s': give a fraction from 0 to 1", arg);
+        return 0;
+    case CLI_O_DELAY:
+        if (optval_size(opt, arg, &v, err, errlen) != 0)
+            return -1;
+        a->o.delay_bytes = v;
+        return 0;
     case CLI_O_WINDOW:
         if (optval_size(opt, arg, &v, err, errlen) != 0)
             return -1;
@@ -135,8 +154,9 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
 static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t errlen)
 {
     static const cli_opt_t opts[] = {
-        CLI_O_SIZES, CLI_O_SIZES_FILE, CLI_O_REUSE,  CLI_O_WINDOW, CLI_O_LATENCY_BUDGET,
-        CLI_O_JOBS,  CLI_O_FORMAT,     CLI_O_OUTPUT, CLI_O_QUIET,  CLI_O_END};
+        CLI_O_SIZES,    CLI_O_SIZES_FILE,     CLI_O_DIST, CLI_O_REUSE,  CLI_O_WINDOW, CLI_O_DELAY,
+        CLI_O_MIN_GAIN, CLI_O_LATENCY_BUDGET, CLI_O_JOBS, CLI_O_FORMAT, CLI_O_OUTPUT, CLI_O_QUIET,
+        CLI_O_END};
     static const char *const keys[] = {"machine", "preempt", "exact", "seed", "set", "libc", NULL};
     /* tune's own defaults for what it takes from the run point */
     a->point.spec.preempt = a->o.preempt;
@@ -152,8 +172,12 @@ static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t e
         errbuf_set(err, errlen, "--machine is required; see 'clearsim machines'");
         return CLI_USAGE;
     }
-    if (a->sizes && a->sizes_file) {
-        errbuf_set(err, errlen, "give --sizes or --sizes-file, not both");
+    if ((a->sizes != NULL) + (a->sizes_file != NULL) + (a->dist != NULL) > 1) {
+        errbuf_set(err, errlen, "give one of --dist, --sizes and --sizes-file, not both");
+        return CLI_USAGE;
+    }
+    if (a->o.delay_bytes && !a->o.reuse_subpage) {
+        errbuf_set(err, errlen, "--delay needs --reuse subpage (the faulting thread's case)");
         return CLI_USAGE;
     }
     return CLI_OK;
@@ -176,6 +200,7 @@ int cmd_tune_main(int argc, char **argv)
     a.o.jobs = 1;
     a.o.preempt = CALLER_PREEMPT_VOLUNTARY;
     a.o.latency_budget_ns = 1e6;
+    a.o.min_gain = TUNE_MIN_GAIN;
     switch (parse_args(argc, argv, &a, err, sizeof err)) {
     case CLI_HELP:
         cmd_tune_usage(stdout);
@@ -186,13 +211,25 @@ int cmd_tune_main(int argc, char **argv)
         errorf("%s", err);
         return CMD_EXIT_USAGE;
     }
-    int src = a.sizes        ? tune_parse_sizes(a.sizes, &sizes, &n_sizes, err, sizeof err)
-              : a.sizes_file ? tune_load_sizes(a.sizes_file, &sizes, &n_sizes, err, sizeof err)
-                             : tune_default_sizes(&sizes, &n_sizes, err, sizeof err);
+    int src;
+    if (a.sizes) {
+        src = tune_parse_sizes(a.sizes, &sizes, &n_sizes, err, sizeof err);
+        snprintf(a.o.dist_source, sizeof a.o.dist_source, "--sizes %s", a.sizes);
+    } else if (a.sizes_file) {
+        src = tune_load_sizes(a.sizes_file, &sizes, &n_sizes, err, sizeof err);
+        snprintf(a.o.dist_name, sizeof a.o.dist_name, "%s", a.sizes_file);
+        tune_sizes_source(a.sizes_file, a.o.dist_source, sizeof a.o.dist_source);
+    } else {
+        src = tune_dist_load(a.dist ? a.dist : TUNE_DEFAULT_DIST, a.o.preempt, &sizes, &n_sizes,
+                             a.o.dist_name, sizeof a.o.dist_name, a.o.dist_source,
+                             sizeof a.o.dist_source, err, sizeof err);
+    }
     if (src != 0) {
         errorf("%s", err);
-        /* a bad --sizes is a usage error; an unreadable or bad file a runtime one */
-        rc = a.sizes ? CMD_EXIT_USAGE : CMD_EXIT_RUNTIME;
+        /* a bad --sizes or --dist is a usage error; an unreadable or bad file a runtime
+         * one */
+        rc =
+            a.sizes || (a.dist && strstr(err, "--dist") == err) ? CMD_EXIT_USAGE : CMD_EXIT_RUNTIME;
         goto out;
     }
     bool usage = false;

@@ -48,6 +48,9 @@ typedef enum cli_opt {
     CLI_O_SIZES_FILE,
     CLI_O_REUSE,
     CLI_O_WINDOW,
+    CLI_O_DIST,
+    CLI_O_MIN_GAIN,
+    CLI_O_DELAY,
     CLI_O_LATENCY_BUDGET,
     CLI_O_MACHINES,
     CLI_O_CHECK_FILE, /* --check FILE (report) */

@@ -48,7 +48,7 @@ int wl_validate_bench(const wl_spec_t *s, const machine_t *m, char *err, size_t 
     if (s->fill && s->kind != WL_COPY)
         return errbuf_set(err, errlen, "--fill: the %s workload writes no fill value",
                           wl_kind_name(s->kind));
-    if (s->reuse_bytes)
+    if (s->reuse_bytes || s->delay_bytes || s->later_bytes)
         return errbuf_set(err, errlen, "reuse applies only to the memset workload");
     return 0;
 }

@@ -17,6 +17,11 @@
  *    (before its WL_MARK_PERIOD) by the consumer's touch of what it cleared:
  *    one 8-byte TRACE_LOAD at the start of each line of the first
  *    min(reuse_bytes, len) bytes, in ascending order. The warm-up has none.
+ *    With delay_bytes, the touch is followed by that many bytes of other
+ *    reads (one 8-byte load per line, through a ring far from the buffer,
+ *    each call's right after the previous call's), and then by the touch of
+ *    the next min(later_bytes, len - touched) bytes of the call: the faulting
+ *    thread that touches its subpage at once and the rest later.
  *  - mmap: WL_MARK_ROI_BEGIN first (the whole run is measured). Per loop the
  *    same simulated range is mapped again (freed pages are usually reused
  *    hot; the model decides what that costs). Per folio (page_bytes):
@@ -228,6 +233,13 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
             unit_format_size(s->size_bytes, b, sizeof b);
             return errbuf_set(err, errlen, "reuse (%s) is larger than --size (%s)", a, b);
         }
+        if (s->delay_bytes > WL_DELAY_RING_BYTES || s->later_bytes > s->size_bytes) {
+            unit_format_size(s->delay_bytes > WL_DELAY_RING_BYTES ? s->delay_bytes : s->later_bytes,
+                             a, sizeof a);
+            return errbuf_set(err, errlen, "%s (%s) is larger than %s",
+                              s->later_bytes > s->size_bytes ? "the later touch" : "the delay", a,
+                              s->later_bytes > s->size_bytes ? "--size" : "512GiB");
+        }
         if (kern_check_fill(k, s->fill, why, sizeof why)) {
             errbuf_set(err, errlen, "--fill %u: %s", s->fill, why);
             return -1;
@@ -286,7 +298,7 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
     }
     if (s->chunk_bytes)
         return errbuf_set(err, errlen, "--chunk applies only to the memset workload");
-    if (s->reuse_bytes)
+    if (s->reuse_bytes || s->delay_bytes || s->later_bytes)
         return errbuf_set(err, errlen, "reuse applies only to the memset workload");
     if (s->extent_cap_bytes == 0 || s->extent_cap_bytes % base) {
         unit_format_size(s->extent_cap_bytes, a, sizeof a);
@@ -311,7 +323,10 @@ typedef struct wl_run {
     void *mark_ctx;
     uint64_t skip;        /* periods still to skip (fast-forward) */
     uint64_t reuse_bytes; /* loads after each call (0 = none; set for the measured calls) */
-    uint32_t line_bytes;  /* the consumer's load stride */
+    uint64_t delay_bytes, later_bytes; /* wl_spec_t's, set with reuse_bytes */
+    uint64_t delay_addr;               /* the next line of the delay's ring */
+    uint64_t delay_base;
+    uint32_t line_bytes; /* the consumer's load stride */
 } wl_run_t;
 
 static void emit(trace_t *t, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count,
@@ -354,6 +369,13 @@ static void on_clear(void *ctx, uint64_t addr, uint64_t len)
     const uint64_t touch = r->reuse_bytes < len ? r->reuse_bytes : len;
     for (uint64_t off = 0; off < touch; off += r->line_bytes)
         emit(r->k.trace, TRACE_LOAD, addr + off, 8, 1, 8, 0);
+    for (uint64_t off = 0; off < r->delay_bytes; off += r->line_bytes) {
+        emit(r->k.trace, TRACE_LOAD, r->delay_base + r->delay_addr, 8, 1, 8, 0);
+        r->delay_addr = (r->delay_addr + r->line_bytes) % WL_DELAY_RING_BYTES;
+    }
+    const uint64_t later = r->later_bytes < len - touch ? r->later_bytes : len - touch;
+    for (uint64_t off = touch; off < touch + later; off += r->line_bytes)
+        emit(r->k.trace, TRACE_LOAD, addr + off, 8, 1, 8, 0);
     if (r->period_per_call)
         mark(r, WL_MARK_PERIOD);
 }
@@ -377,6 +399,10 @@ static void trace_memset(const wl_spec_t *s, wl_run_t *r, const caller_cb_t *cb)
     r->fill = (uint8_t)s->fill;
     r->period_per_call = true;
     r->reuse_bytes = s->reuse_bytes;
+    r->delay_bytes = s->delay_bytes;
+    r->later_bytes = s->later_bytes;
+    r->delay_base = s->base_addr + WL_DELAY_ADDR_OFFSET;
+    r->delay_addr = 0;
     for (uint32_t l = 0; l < s->loops && !trace_error(r->k.trace); l++) {
         if (s->caller == WL_CALLER_REPEAT)
             on_clear(r, s->base_addr, s->size_bytes);

@@ -86,7 +86,18 @@ typedef struct wl_spec {
                                 * first min(reuse_bytes, call length) bytes the call
                                 * cleared, one 8-byte load per cache line (clearsim tune's
                                 * re-fetch cost); 0 = none (perf bench) */
+    uint64_t delay_bytes;      /* memset: after that touch, the consumer reads this many
+                                * bytes of other memory (one 8-byte load per line, fresh
+                                * lines at WL_DELAY_ADDR_OFFSET from the buffer) ... */
+    uint64_t later_bytes;      /* ... then touches the next min(later_bytes, what is left)
+                                * bytes of the call, one load per line; 0 = none */
 } wl_spec_t;
+
+/* Where the delay's other memory starts, from base_addr; its reads advance
+ * through a ring of WL_DELAY_RING_BYTES, never twice the same line within a
+ * ring's length. */
+#define WL_DELAY_ADDR_OFFSET (1ull << 40)
+#define WL_DELAY_RING_BYTES  (1ull << 39)
 
 /* Defaults: memset, size 1 MiB, loops 1, fill 0, page 4 KiB, base page 4 KiB,
  * THP never, extent cap 8 MiB, no reuse. */

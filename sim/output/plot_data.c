@@ -273,6 +273,74 @@ static int cmp_double(const void *a, const void *b)
 
 /* xt="('4KiB' 4096, ...)": tic labels in binary units at the distinct x
  * values (every k-th when there are many). */
+/* The policy bands of a tune csv with a `policy` column: for each size
+ * (ascending), the strategy of its row marked true; runs of one strategy are
+ * bands. Adds "nbands=K; bandlo='x ...'; bandhi='x ...'; bandname='s ...'; "
+ * to extra, each band spanning from its first size to the next band's (the
+ * last to the largest size). Nothing when the column is absent or no row is
+ * marked. */
+static int policy_bands(const plot_in_t *in, ssize_t xcol, ssize_t scol, char *extra, size_t len,
+                        char *err, size_t errlen)
+{
+    ssize_t pcol = plot_csv_col(in->c, "policy");
+    if (pcol < 0)
+        return 0;
+    enum { BANDS_MAX = 64 };
+    double lo[BANDS_MAX], last_x = -1;
+    const char *name[BANDS_MAX];
+    size_t nb = 0;
+    for (size_t r = 0; r < in->c->nrow; r++) {
+        double x;
+        if (!row_ok(in, r))
+            continue;
+        if (num(in, r, xcol, &x, err, errlen))
+            return -1;
+        if (x > last_x)
+            last_x = x;
+        const char *p = in->c->rows[r][pcol];
+        if (strcmp(p, "true") != 0) {
+            if (strcmp(p, "false") != 0)
+                return errbuf_set(err, errlen,
+                                  "%s:%zu: column policy: '%.40s' is not true or false", in->path,
+                                  in->c->lineno[r], p);
+            continue;
+        }
+        const char *st = in->c->rows[r][scol];
+        if (nb > 0 && strcmp(name[nb - 1], st) == 0)
+            continue;
+        if (nb > 0 && x <= lo[nb - 1])
+            return errbuf_set(err, errlen, "%s:%zu: policy rows are not in ascending size",
+                              in->path, in->c->lineno[r]);
+        if (nb == BANDS_MAX)
+            return errbuf_set(err, errlen, "%s: more than %d policy bands", in->path, BANDS_MAX);
+        for (const char *q = st; *q; q++)
+            if (!(*q >= 'a' && *q <= 'z'))
+                return errbuf_set(err, errlen, "%s:%zu: strategy '%.40s' is not a strategy name",
+                                  in->path, in->c->lineno[r], st);
+        lo[nb] = x;
+        name[nb++] = st;
+    }
+    if (nb == 0)
+        return 0;
+    size_t o = strlen(extra);
+    int w = snprintf(extra + o, len - o, "nbands=%zu; bandlo='", nb);
+    for (size_t i = 0; w >= 0 && i < nb; i++)
+        w = snprintf(extra + strlen(extra), len - strlen(extra), "%s%.17g", i ? " " : "", lo[i]);
+    snprintf(extra + strlen(extra), len - strlen(extra), "'; bandhi='");
+    for (size_t i = 0; i < nb; i++)
+        snprintf(extra + strlen(extra), len - strlen(extra), "%s%.17g", i ? " " : "",
+                 i + 1 < nb ? lo[i + 1] : last_x);
+    snprintf(extra + strlen(extra), len - strlen(extra), "'; bandname='");
+    for (size_t i = 0; i < nb; i++)
+        snprintf(extra + strlen(extra), len - strlen(extra), "%s%s", i ? " " : "", name[i]);
+    size_t used = strlen(extra);
+    if (snprintf(extra + used, len - used, "'; ") >= (int)(len - used)) {
+        extra[o] = '\0';
+        return errbuf_set(err, errlen, "%s: too many policy bands to draw", in->path);
+    }
+    return 0;
+}
+
 static void size_tics(const plot_in_t *in, ssize_t col, char *extra, size_t len)
 {
     size_t n = 0, o = strlen(extra);
@@ -360,6 +428,8 @@ int plot_write_data(FILE *f, plot_kind_t kind, const plot_in_t *in, size_t *nser
             need_col(in, "strategy", kn, &strat, err, errlen))
             return -1;
         size_tics(in, g_x, extra, extralen);
+        if (policy_bands(in, g_x, strat, extra, extralen, err, errlen))
+            return -1;
         return write_series(f, in, strat, fn_col, 2, "", row_xyz, true, nseries, err, errlen);
     }
     case K_MACHINES: {

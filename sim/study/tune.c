@@ -73,10 +73,14 @@ void tune_strategy_functions(const machine_t *m, char fn[TUNE_STRATEGIES][32],
 /* ------------------------------------------------------------------------ */
 /* one cost                                                                  */
 
+typedef enum eval_role { EV_CLEAR = 0, EV_BASE, EV_TOUCH } eval_role_t;
+
 typedef struct eval {
     const char *function;
     uint64_t size_bytes;
-    uint64_t reuse_bytes;
+    eval_role_t role;     /* the clear alone; with the delay's traffic; with the touch too */
+    uint64_t reuse_bytes; /* touched at once */
+    uint64_t delay_bytes, later_bytes;
     /* out */
     int rc;
     char err[256];
@@ -110,13 +114,17 @@ static void eval_one(const machine_t *m, const run_opts_t *ro, eval_t *e)
     wl_spec_init(&s);
     s.kind = WL_MEMSET;
     snprintf(s.function, sizeof s.function, "%s", e->function);
-    e->calls = calls_for(m, e->size_bytes);
+    /* with the delay's traffic, each call's footprint is the clear and the
+     * traffic: fewer calls cover the caches */
+    e->calls = calls_for(m, e->size_bytes + e->delay_bytes);
     s.size_bytes = e->calls * e->size_bytes;
     s.chunk_bytes = e->size_bytes;
     s.caller = WL_CALLER_CHUNKED;
     s.loops = 1;
     s.fill = 0;
     s.reuse_bytes = e->reuse_bytes;
+    s.delay_bytes = e->delay_bytes;
+    s.later_bytes = e->later_bytes;
     run_opts_t o = *ro;
     o.progress = false;
     run_result_t *r = malloc(sizeof *r);
@@ -142,7 +150,9 @@ static void eval_task(void *vctx, size_t i)
 static uint64_t reuse_for(const tune_opts_t *o, uint64_t size)
 {
     uint64_t r;
-    if (o->reuse_subpage) {
+    if (o->reuse_subpage && o->delay_bytes) {
+        r = size; /* the subpage at once, the rest after the delay */
+    } else if (o->reuse_subpage) {
         r = TUNE_SUBPAGE_BYTES;
     } else {
         double want = o->reuse_fraction * (double)size;
@@ -285,64 +295,13 @@ out:
 /* ------------------------------------------------------------------------ */
 /* the whole tune                                                            */
 
-static size_t point_index(const tune_result_t *r, size_t size_i, tune_strategy_t s)
-{
-    size_t k = 0;
-    for (int t = 0; t < (int)s; t++)
-        k += r->have[t] && (t != TUNE_CURRENT || r->current_as == TUNE_CURRENT);
-    size_t per = 0;
-    for (int t = 0; t < TUNE_STRATEGIES; t++)
-        per += r->have[t] && (t != TUNE_CURRENT || r->current_as == TUNE_CURRENT);
-    return size_i * per + k;
-}
-
-static double total_of(const tune_result_t *r, size_t size_i, tune_strategy_t s)
-{
-    if (s == TUNE_CURRENT && r->current_as != TUNE_CURRENT)
-        s = r->current_as;
-    return r->curve[point_index(r, size_i, s)].total_seconds;
-}
-
-static void pairs(const tune_opts_t *o, tune_result_t *r)
-{
-    const tune_strategy_t order[] = {TUNE_TEMPORAL, TUNE_NONTEMPORAL, TUNE_LINEZERO};
-    double wsum = 0, cur = 0;
-    for (size_t i = 0; i < o->n_sizes; i++) {
-        wsum += o->sizes[i].weight;
-        cur += o->sizes[i].weight * total_of(r, i, TUNE_CURRENT);
-    }
-    r->current_expected_seconds = cur / wsum;
-    r->n_pairs = 0;
-    for (int a = 0; a < 3; a++) {
-        for (int b = a + 1; b < 3; b++) {
-            if (!r->have[order[a]] || !r->have[order[b]])
-                continue;
-            tune_pair_t *p = &r->pairs[r->n_pairs++];
-            p->from = order[a];
-            p->to = order[b];
-            size_t from = o->n_sizes; /* first index of the tail where b stays cheaper */
-            for (size_t i = o->n_sizes; i-- > 0;) {
-                if (total_of(r, i, p->to) < total_of(r, i, p->from))
-                    from = i;
-                else
-                    break;
-            }
-            p->found = from < o->n_sizes;
-            p->threshold_bytes = p->found ? o->sizes[from].size_bytes : 0;
-            double sum = 0;
-            for (size_t i = 0; i < o->n_sizes; i++)
-                sum += o->sizes[i].weight * total_of(r, i, i >= from ? p->to : p->from);
-            p->expected_seconds = sum / wsum;
-            p->gain = 1.0 - p->expected_seconds / r->current_expected_seconds;
-        }
-    }
-}
-
 int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     if (!o->sizes || o->n_sizes == 0)
         return errbuf_set(err, errlen, "no sizes to tune");
+    if (o->delay_bytes && !o->reuse_subpage)
+        return errbuf_set(err, errlen, "a delay needs the subpage reuse (the faulting thread)");
     if (!o->reuse_subpage && !(o->reuse_fraction >= 0 && o->reuse_fraction <= 1))
         return errbuf_set(err, errlen, "--reuse must be between 0 and 1, or 'subpage'");
     snprintf(r->machine, sizeof r->machine, "%s", m->name);
@@ -360,6 +319,9 @@ int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *r, char *e
     r->reuse_subpage = o->reuse_subpage;
     r->reuse_fraction = o->reuse_fraction;
     r->window_bytes = o->window_bytes;
+    r->delay_bytes = o->reuse_subpage ? o->delay_bytes : 0;
+    snprintf(r->dist_name, sizeof r->dist_name, "%s", o->dist_name);
+    snprintf(r->dist_source, sizeof r->dist_source, "%s", o->dist_source);
 
     size_t per = 0;
     tune_strategy_t strat[TUNE_STRATEGIES];
@@ -368,12 +330,15 @@ int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *r, char *e
             strat[per++] = (tune_strategy_t)s;
     r->n_curve = o->n_sizes * per;
     r->curve = calloc(r->n_curve, sizeof *r->curve);
-    /* two evaluations per point: the clear alone, and with the touch */
-    eval_t *ev = calloc(2 * r->n_curve, sizeof *ev);
-    size_t *evi = calloc(2 * r->n_curve, sizeof *evi);
-    if (!r->curve || !ev || !evi) {
+    /* up to three evaluations per point: the clear alone, with the delay's
+     * traffic, and with the touch */
+    eval_t *ev = calloc(3 * r->n_curve, sizeof *ev);
+    size_t *evi = calloc(3 * r->n_curve, sizeof *evi);
+    double *base = calloc(r->n_curve, sizeof *base);
+    if (!r->curve || !ev || !evi || !base) {
         free(ev);
         free(evi);
+        free(base);
         tune_result_free(r);
         return errbuf_set(err, errlen, "out of memory");
     }
@@ -390,8 +355,23 @@ int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *r, char *e
             pt->buffer_bytes = pt->calls * pt->size_bytes;
             ev[nev] = (eval_t){.function = r->function[strat[k]], .size_bytes = pt->size_bytes};
             evi[nev++] = i * per + k;
-            if (pt->reuse_bytes) {
+            if (o->delay_bytes) {
+                /* the faulting thread: subpage, other traffic, the rest; the
+                 * traffic's own cost is the base run's */
+                uint64_t now =
+                    pt->reuse_bytes < TUNE_SUBPAGE_BYTES ? pt->reuse_bytes : TUNE_SUBPAGE_BYTES;
                 ev[nev] = ev[nev - 1];
+                ev[nev].role = EV_BASE;
+                ev[nev].delay_bytes = o->delay_bytes;
+                evi[nev++] = i * per + k;
+                ev[nev] = ev[nev - 1];
+                ev[nev].role = EV_TOUCH;
+                ev[nev].reuse_bytes = now;
+                ev[nev].later_bytes = pt->reuse_bytes - now;
+                evi[nev++] = i * per + k;
+            } else if (pt->reuse_bytes) {
+                ev[nev] = ev[nev - 1];
+                ev[nev].role = EV_TOUCH;
                 ev[nev].reuse_bytes = pt->reuse_bytes;
                 evi[nev++] = i * per + k;
             }
@@ -409,21 +389,29 @@ int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *r, char *e
             rc = errbuf_set(err, errlen, "%s, size %s: %s", ev[j].function, a, ev[j].err);
             break;
         }
-        if (ev[j].reuse_bytes == 0) {
+        if (ev[j].role == EV_CLEAR)
             pt->clear_seconds = ev[j].seconds;
-            pt->total_seconds = pt->clear_seconds; /* until the touch is known */
-        } else {
-            pt->total_seconds = ev[j].seconds;
-        }
+        else if (ev[j].role == EV_BASE)
+            base[evi[j]] = ev[j].seconds;
+        else
+            pt->refetch_seconds = ev[j].seconds; /* the whole run, for now */
         pt->extrapolated = pt->extrapolated || ev[j].extrapolated;
         pt->error_bound = fmax(pt->error_bound, ev[j].error_bound);
     }
-    for (size_t k = 0; rc == 0 && k < r->n_curve; k++)
-        r->curve[k].refetch_seconds = r->curve[k].total_seconds - r->curve[k].clear_seconds;
+    for (size_t k = 0; rc == 0 && k < r->n_curve; k++) {
+        tune_point_t *pt = &r->curve[k];
+        if (pt->reuse_bytes)
+            pt->refetch_seconds -= o->delay_bytes ? base[k] : pt->clear_seconds;
+        pt->total_seconds = pt->clear_seconds + pt->refetch_seconds;
+    }
     free(ev);
     free(evi);
+    free(base);
     if (rc == 0) {
-        pairs(o, r);
+        tune_hw_switch(m, r);
+        rc = tune_policy(o->sizes, o->n_sizes, o->min_gain, r, err, errlen);
+    }
+    if (rc == 0) {
         rc = extent_cap(m, o, r->function[TUNE_CURRENT], r, err, errlen);
     }
     if (rc != 0)
@@ -436,17 +424,40 @@ void tune_result_free(tune_result_t *r)
     free(r->curve);
     r->curve = NULL;
     r->n_curve = 0;
+    free(r->bands);
+    r->bands = NULL;
+    r->n_bands = 0;
 }
 
 /* ------------------------------------------------------------------------ */
 /* printing                                                                  */
 
-static const tune_pair_t *nt_pair(const tune_result_t *r)
+/* The policy's first switch to non-temporal or line zeroing: its band, or
+ * NULL. */
+static const tune_band_t *nt_band(const tune_result_t *r)
 {
-    for (size_t i = 0; i < r->n_pairs; i++)
-        if (r->pairs[i].from == TUNE_TEMPORAL && r->pairs[i].to == TUNE_NONTEMPORAL)
-            return &r->pairs[i];
+    for (size_t i = 0; i < r->n_bands; i++) {
+        tune_strategy_t s = r->bands[i].strategy;
+        if (s == TUNE_CURRENT)
+            s = r->current_as;
+        if (s == TUNE_NONTEMPORAL || s == TUNE_LINEZERO)
+            return &r->bands[i];
+    }
     return NULL;
+}
+
+/* The policy's strategy at sizes[i]. */
+static tune_strategy_t policy_at(const tune_result_t *r, size_t i)
+{
+    for (size_t k = 0; k < r->n_bands; k++)
+        if (i >= r->bands[k].first && i <= r->bands[k].last)
+            return r->bands[k].strategy;
+    return TUNE_CURRENT;
+}
+
+static const char *fn_of(const tune_result_t *r, tune_strategy_t s)
+{
+    return r->function[s];
 }
 
 static const char *preempt_name(caller_preempt_t p)
@@ -474,11 +485,16 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
 {
     int ovf = 0;
     json_t *root = json_object();
-    const tune_pair_t *nt = nt_pair(r);
+    const tune_band_t *nt = nt_band(r);
     json_object_set_new(root, "machine", json_string(r->machine));
     json_object_set_new(root, "set", json_string(r->set));
+    json_t *dist = json_object();
+    json_object_set_new(dist, "name", r->dist_name[0] ? json_string(r->dist_name) : json_null());
+    json_object_set_new(dist, "source",
+                        r->dist_source[0] ? json_string(r->dist_source) : json_null());
+    json_object_set_new(root, "distribution", dist);
     json_object_set_new(root, "nt_threshold_bytes",
-                        jbytes(nt && nt->found, nt ? nt->threshold_bytes : 0, &ovf));
+                        jbytes(nt != NULL, nt ? nt->from_bytes : 0, &ovf));
     json_object_set_new(root, "extent_cap_bytes",
                         jbytes(r->cap_needed && r->cap_found, r->cap_bytes, &ovf));
     json_object_set_new(root, "current_function", json_string(r->function[TUNE_CURRENT]));
@@ -497,8 +513,35 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
     json_object_set_new(reuse, "fraction",
                         r->reuse_subpage ? json_null() : jreal(r->reuse_fraction));
     json_object_set_new(reuse, "window_bytes", jbytes(r->window_bytes != 0, r->window_bytes, &ovf));
+    json_object_set_new(reuse, "delay_bytes", jbytes(r->delay_bytes != 0, r->delay_bytes, &ovf));
     json_object_set_new(root, "reuse", reuse);
     json_object_set_new(root, "current_expected_seconds", jreal(r->current_expected_seconds));
+    json_t *pol = json_array();
+    for (size_t i = 0; i < r->n_bands; i++) {
+        const tune_band_t *b = &r->bands[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "from_bytes", jbytes(true, b->from_bytes, &ovf));
+        json_object_set_new(o, "after_bytes", jbytes(true, b->after_bytes, &ovf));
+        json_object_set_new(o, "to_bytes", jbytes(b->to_bytes != 0, b->to_bytes, &ovf));
+        json_object_set_new(o, "strategy", json_string(tune_strategy_name(b->strategy)));
+        json_object_set_new(o, "function", json_string(fn_of(r, b->strategy)));
+        json_object_set_new(o, "merged", json_boolean(b->merged));
+        json_object_set_new(o, "hardware_switch_inside", json_boolean(b->hw_switch_inside));
+        json_object_set_new(o, "weight", jreal(b->weight));
+        json_object_set_new(o, "gain", jreal(b->gain));
+        json_object_set_new(o, "gain_share", jreal(b->gain_share));
+        json_object_set_new(o, "gain_over_single_threshold", jreal(b->gain_over_single));
+        json_array_append_new(pol, o);
+    }
+    json_object_set_new(root, "policy", pol);
+    json_t *ps = json_object();
+    json_object_set_new(ps, "is_current", json_boolean(r->policy_is_current));
+    json_object_set_new(ps, "expected_seconds", jreal(r->policy_expected_seconds));
+    json_object_set_new(ps, "gain", jreal(r->policy_gain));
+    json_object_set_new(ps, "gain_over_single_threshold", jreal(r->policy_gain_over_single));
+    json_object_set_new(ps, "min_gain", jreal(r->min_gain));
+    json_object_set_new(ps, "merged_bands", json_integer((json_int_t)r->n_merged));
+    json_object_set_new(root, "policy_summary", ps);
     json_t *th = json_array();
     for (size_t i = 0; i < r->n_pairs; i++) {
         const tune_pair_t *p = &r->pairs[i];
@@ -510,9 +553,22 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
         json_object_set_new(o, "threshold_bytes", jbytes(p->found, p->threshold_bytes, &ovf));
         json_object_set_new(o, "expected_seconds", jreal(p->expected_seconds));
         json_object_set_new(o, "gain", jreal(p->gain));
+        json_object_set_new(o, "gain_over_from", jreal(p->gain_over_from));
+        json_object_set_new(o, "best", json_boolean(i == r->best_pair));
         json_array_append_new(th, o);
     }
     json_object_set_new(root, "thresholds", th);
+    json_t *hw = json_null();
+    if (r->hw_switch) {
+        hw = json_object();
+        json_object_set_new(hw, "bytes", jbytes(true, r->hw_switch_bytes, &ovf));
+        json_object_set_new(hw, "key", json_string(r->hw_switch_key));
+        json_object_set_new(hw, "checked", json_boolean(r->hw_checked));
+        json_object_set_new(hw, "software_gain",
+                            r->hw_checked ? jreal(r->hw_software_gain) : json_null());
+        json_object_set_new(hw, "agrees", json_boolean(r->hw_agrees));
+    }
+    json_object_set_new(root, "hardware_switch", hw);
     json_t *cap = json_object();
     json_object_set_new(cap, "preempt", json_string(preempt_name(r->preempt)));
     json_object_set_new(cap, "latency_budget_seconds", jreal(r->budget_seconds));
@@ -566,7 +622,7 @@ static void csv_real(FILE *out, double v)
 static int print_csv(FILE *out, const tune_result_t *r, char *err, size_t errlen)
 {
     fputs("machine,set,size_bytes,weight,strategy,function,reuse_bytes,buffer_bytes,clear_seconds,"
-          "refetch_seconds,total_seconds,bytes_per_sec,extrapolated,error_bound\n",
+          "refetch_seconds,total_seconds,bytes_per_sec,extrapolated,error_bound,policy\n",
           out);
     for (size_t i = 0; i < r->n_curve; i++) {
         const tune_point_t *p = &r->curve[i];
@@ -586,7 +642,9 @@ static int print_csv(FILE *out, const tune_result_t *r, char *err, size_t errlen
         csv_real(out, p->total_seconds > 0 ? (double)p->size_bytes / p->total_seconds : NAN);
         fprintf(out, ",%s,", p->extrapolated ? "true" : "false");
         csv_real(out, p->error_bound);
-        fputc('\n', out);
+        size_t per =
+            r->n_bands && r->n_curve ? r->n_curve / (r->bands[r->n_bands - 1].last + 1) : 1;
+        fprintf(out, ",%s\n", policy_at(r, i / per) == p->strategy ? "true" : "false");
     }
     if (ferror(out))
         return errbuf_set(err, errlen, "cannot write the csv output");
@@ -605,11 +663,150 @@ static void fmt_time(double s, char *buf, size_t len)
         snprintf(buf, len, "%.3f s", s);
 }
 
+/* "12.3% less time than" / "4.0% more time than" / "the same time as", for
+ * a gain (a fraction of time saved). */
+static const char *compare(double gain, char *buf, size_t len)
+{
+    if (!isfinite(gain))
+        snprintf(buf, len, "an unknown time against");
+    else if (fabs(gain) < 0.0005)
+        snprintf(buf, len, "the same time (within 0.05%%) as");
+    else
+        snprintf(buf, len, "%.1f%% %s time than", 100 * fabs(gain), gain > 0 ? "less" : "more");
+    return buf;
+}
+
+/* A size for a sentence: exact when it is a whole unit ("16MiB"), else
+ * "15.44MiB (16187900B)". */
+static void fmt_size(uint64_t b, char *buf, size_t len)
+{
+    unit_format_size(b, buf, len);
+    size_t n = strlen(buf);
+    if (b < 1024 || n < 2 || buf[n - 2] == 'i')
+        return;
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double v = (double)b;
+    int u = -1;
+    while (v >= 1024 && u < 3) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%.2f%s (%" PRIu64 "B)", v, units[u], b);
+}
+
+static void strat_label(const tune_result_t *r, tune_strategy_t s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s (%s)", tune_strategy_name(s), r->function[s]);
+}
+
+static void print_policy(FILE *out, const tune_result_t *r)
+{
+    char a[64], b[32], c[64], l[96], x[64], y[64];
+    const char *cur = r->function[TUNE_CURRENT];
+    fprintf(out,
+            "policy (a band must be %.3g%% cheaper than its neighbours at one size at least, "
+            "and by more than the points' error bounds):\n",
+            100 * r->min_gain);
+    for (size_t i = 0; i < r->n_bands; i++) {
+        const tune_band_t *bd = &r->bands[i];
+        unit_format_size(bd->from_bytes, a, sizeof a);
+        if (bd->to_bytes)
+            unit_format_size(bd->to_bytes, b, sizeof b);
+        else
+            snprintf(b, sizeof b, "inf");
+        char edge[160] = "";
+        if (bd->first > 0) {
+            unit_format_size(bd->after_bytes, c, sizeof c);
+            snprintf(edge, sizeof edge, "; edge in (%s, %s]", c, a);
+        }
+        strat_label(r, bd->strategy, l, sizeof l);
+        char hw[200] = "";
+        if (bd->hw_switch_inside) {
+            fmt_size(r->hw_switch_bytes, c, sizeof c);
+            snprintf(hw, sizeof hw, ", hardware %s from %s (%s)",
+                     r->hw_switch_key[0] == 's' ? "elision" : "write streaming", c,
+                     r->hw_switch_key);
+        }
+        const bool is_cur = strcmp(r->function[bd->strategy], cur) == 0;
+        fprintf(out, "  [%s, %s) %s%s: %.1f%% of clears%s", a, b, l, hw, 100 * bd->weight, edge);
+        if (is_cur)
+            fprintf(out, "; the current policy%s\n",
+                    bd->merged ? " (other strategies: no significant difference)" : "");
+        else
+            fprintf(out,
+                    "; %s %s in the band (%.1f%% of the total time), %s the best single "
+                    "threshold%s\n",
+                    compare(bd->gain, x, sizeof x), cur, 100 * bd->gain_share,
+                    compare(bd->gain_over_single, y, sizeof y),
+                    bd->merged ? "; merged sizes: no significant difference" : "");
+    }
+    if (r->n_merged)
+        fprintf(out, "  %zu band%s merged: no significant difference\n", r->n_merged,
+                r->n_merged == 1 ? "" : "s");
+    if (r->policy_is_current)
+        fprintf(out,
+                "policy: keep the current policy (%s); no other strategy is significantly "
+                "cheaper at any size\n",
+                cur);
+    else
+        fprintf(out, "policy: %s the current policy (%s), %s the best single threshold\n",
+                compare(r->policy_gain, x, sizeof x), cur,
+                compare(r->policy_gain_over_single, y, sizeof y));
+    for (size_t i = 0; i < r->n_pairs; i++) {
+        const tune_pair_t *p = &r->pairs[i];
+        strat_label(r, p->from, l, sizeof l);
+        strat_label(r, p->to, c, sizeof c);
+        if (!p->found) {
+            fprintf(out,
+                    "single threshold %s -> %s: never switch; no threshold saves "
+                    "significant time\n",
+                    l, c);
+            continue;
+        }
+        unit_format_size(p->threshold_bytes, a, sizeof a);
+        fprintf(out,
+                "single threshold %s -> %s%s: switch at %s; %s %s alone, %s the current "
+                "policy\n",
+                l, c, i == r->best_pair ? " (the best)" : "", a,
+                compare(p->gain_over_from, x, sizeof x), r->function[p->from],
+                compare(p->gain, y, sizeof y));
+    }
+    if (r->hw_switch) {
+        fmt_size(r->hw_switch_bytes, a, sizeof a);
+        fprintf(out, "hardware switch point: %s stops allocating from %s (%s)",
+                r->function[TUNE_TEMPORAL], a, r->hw_switch_key);
+        if (!r->hw_checked)
+            fprintf(out, "; no size of the distribution reaches it\n");
+        else if (r->hw_agrees)
+            fprintf(out,
+                    "; above it software non-temporal or line-zeroing stores gain at most "
+                    "%.1f%% over %s%s%s: no software threshold beats it\n",
+                    100 * fmax(0, r->hw_software_gain), r->function[TUNE_TEMPORAL],
+                    r->current_as == TUNE_CURRENT ? " or " : "",
+                    r->current_as == TUNE_CURRENT ? cur : "");
+        else
+            fprintf(out,
+                    "; above it software non-temporal or line-zeroing stores gain up to "
+                    "%.1f%% over %s%s%s, and the policy uses them there\n",
+                    100 * r->hw_software_gain, r->function[TUNE_TEMPORAL],
+                    r->current_as == TUNE_CURRENT ? " or " : "",
+                    r->current_as == TUNE_CURRENT ? cur : "");
+    }
+}
+
 static int print_text(FILE *out, const tune_result_t *r, char *err, size_t errlen)
 {
-    char a[32], b[32], c[32];
+    char a[96], b[32], c[32];
     fprintf(out, "# clearsim tune: %s%s%s\n", r->machine, r->set[0] ? " --set " : "", r->set);
-    if (r->reuse_subpage)
+    if (r->dist_name[0])
+        fprintf(out, "# sizes: %s%s%s%s\n", r->dist_name, r->dist_source[0] ? " (source: " : "",
+                r->dist_source, r->dist_source[0] ? ")" : "");
+    else
+        fprintf(out, "# sizes: %s\n", r->dist_source[0] ? r->dist_source : "given");
+    if (r->reuse_subpage && r->delay_bytes) {
+        unit_format_size(r->delay_bytes, c, sizeof c);
+        snprintf(a, sizeof a, "4KiB at once, the rest after %s of other reads", c);
+    } else if (r->reuse_subpage)
         snprintf(a, sizeof a, "the first 4KiB");
     else
         snprintf(a, sizeof a, "%.3g%% of each clear", 100 * r->reuse_fraction);
@@ -650,15 +847,7 @@ static int print_text(FILE *out, const tune_result_t *r, char *err, size_t errle
         fputc('\n', out);
     }
     fputc('\n', out);
-    for (size_t i = 0; i < r->n_pairs; i++) {
-        const tune_pair_t *p = &r->pairs[i];
-        if (p->found)
-            unit_format_size(p->threshold_bytes, a, sizeof a);
-        fprintf(out, "%s (%s) -> %s (%s): %s%s; expected gain over %s: %.1f%%\n",
-                tune_strategy_name(p->from), r->function[p->from], tune_strategy_name(p->to),
-                r->function[p->to], p->found ? "switch at " : "never switch", p->found ? a : "",
-                r->function[TUNE_CURRENT], 100 * p->gain);
-    }
+    print_policy(out, r);
     fmt_time(r->budget_seconds, b, sizeof b);
     if (!r->cap_needed) {
         fprintf(out,
@@ -677,9 +866,11 @@ static int print_text(FILE *out, const tune_result_t *r, char *err, size_t errle
         fmt_time(r->cap_clear_seconds, c, sizeof c);
         fprintf(out,
                 "extent cap (preempt %s, budget %s, %s): %s, power of two %s (%s per extent, "
-                "%.2f GB/sec); throughput lost against one 1GiB extent: %.2f%%\n",
+                "%.2f GB/sec); throughput %s %.2f%% %s one 1GiB extent\n",
                 preempt_name(r->preempt), b, r->function[TUNE_CURRENT], a, d, c,
-                r->cap_bytes_per_sec / (double)(1ull << 30), 100 * r->throughput_loss);
+                r->cap_bytes_per_sec / (double)(1ull << 30),
+                r->throughput_loss >= 0 ? "lost:" : "gained:", 100 * fabs(r->throughput_loss),
+                r->throughput_loss >= 0 ? "against" : "over");
     }
     if (ferror(out))
         return errbuf_set(err, errlen, "cannot write the output");

@@ -72,6 +72,7 @@ typedef enum tune_strategy {
 #define TUNE_MIN_EXP    12    /* the default sizes and the extent cap's search: from 4 KiB */
 #define TUNE_MAX_EXP    30    /* ... to 1 GiB */
 #define TUNE_LINE_BYTES 64ull /* every size is a multiple of this */
+#define TUNE_MIN_GAIN   0.01  /* default significance of a band: 1% less time */
 
 typedef struct tune_size {
     uint64_t size_bytes;
@@ -87,8 +88,15 @@ typedef struct tune_opts {
     caller_preempt_t preempt;
     double latency_budget_ns;
     unsigned jobs;
-    run_opts_t run; /* exact, seed (progress is ignored) */
-    bool progress;  /* progress line on stderr (a terminal only) */
+    double min_gain;       /* significance: a band must beat its neighbours by more than this
+                            * fraction at one size at least (and by more than the two
+                            * points' error bounds); default TUNE_MIN_GAIN */
+    uint64_t delay_bytes;  /* with reuse_subpage: the rest of each clear (up to the window)
+                            * is touched after this many bytes of other traffic (0 = never) */
+    char dist_name[64];    /* the distribution's name, for the output ("" = given sizes) */
+    char dist_source[256]; /* and where it comes from */
+    run_opts_t run;        /* exact, seed (progress is ignored) */
+    bool progress;         /* progress line on stderr (a terminal only) */
 } tune_opts_t;
 
 typedef struct tune_point {
@@ -96,7 +104,8 @@ typedef struct tune_point {
     double weight;
     tune_strategy_t strategy;
     char function[32];
-    uint64_t reuse_bytes;  /* bytes the consumer touches after each clear */
+    uint64_t reuse_bytes;  /* bytes the consumer touches after each clear (with a delay:
+                            * the subpage at once, then the rest) */
     uint64_t buffer_bytes; /* the simulated buffer: calls x size_bytes */
     uint64_t calls;
     double clear_seconds, refetch_seconds, total_seconds; /* per clear */
@@ -104,13 +113,34 @@ typedef struct tune_point {
     double error_bound;
 } tune_point_t;
 
+/* The best single threshold from temporal to one other strategy. */
 typedef struct tune_pair {
     tune_strategy_t from, to;
-    bool found;
-    uint64_t threshold_bytes;
-    double expected_seconds; /* per clear, using `from` below and `to` from the threshold */
-    double gain;             /* 1 - expected / current's expected */
+    bool found;               /* false: `from` at every size is cheapest ("never switch") */
+    uint64_t threshold_bytes; /* the first size that uses `to` */
+    double expected_seconds;  /* per clear, using `from` below and `to` from the threshold */
+    double gain;              /* 1 - expected / current's expected */
+    double gain_over_from;    /* 1 - expected / the expected of `from` at every size */
 } tune_pair_t;
+
+/* One band of the piecewise policy: the sampled sizes first..last use one
+ * strategy. */
+typedef struct tune_band {
+    size_t first, last;       /* indexes into the distribution, inclusive */
+    uint64_t from_bytes;      /* lower edge: 0 for the first band, else sizes[first] */
+    uint64_t after_bytes;     /* sizes[first - 1] (0 for the first band): the true edge
+                               * lies in (after_bytes, from_bytes] */
+    uint64_t to_bytes;        /* the next band's from_bytes (0: no upper edge) */
+    tune_strategy_t strategy; /* TUNE_CURRENT only when current has its own curve */
+    bool merged;              /* holds sizes where another strategy was cheaper by less
+                               * than the significance threshold */
+    bool hw_switch_inside;    /* temporal, and the hardware's own switch point
+                               * (tune_result_t.hw_switch_bytes) is at or below sizes[last] */
+    double weight;            /* the band's share of the distribution's clears */
+    double gain;              /* within the band: 1 - sum(w t) / sum(w t_current) */
+    double gain_share;        /* the band's part of the policy's gain over current */
+    double gain_over_single;  /* within the band, over the best single threshold */
+} tune_band_t;
 
 typedef struct tune_result {
     char machine[MACHINE_NAME_MAX];
@@ -124,9 +154,31 @@ typedef struct tune_result {
     uint64_t window_bytes;
     tune_point_t *curve; /* by size, then strategy */
     size_t n_curve;
-    tune_pair_t pairs[TUNE_PAIRS_MAX];
+    uint64_t delay_bytes;
+    char dist_name[64];
+    char dist_source[256];
+    tune_pair_t pairs[TUNE_PAIRS_MAX]; /* temporal -> nontemporal, temporal -> linezero */
     size_t n_pairs;
+    size_t best_pair; /* the pair of the best single threshold (n_pairs: none found) */
     double current_expected_seconds;
+    /* piecewise policy */
+    double min_gain;
+    tune_band_t *bands;
+    size_t n_bands;
+    size_t n_merged;        /* raw bands merged for want of significance */
+    bool policy_is_current; /* no band differs significantly from the current policy */
+    double policy_expected_seconds;
+    double policy_gain; /* over current */
+    double policy_gain_over_single;
+    /* the hardware's own switch point: from this size the temporal strategy
+     * stops allocating by itself (x86 string.elide, arm64 write streaming) */
+    bool hw_switch;
+    uint64_t hw_switch_bytes;
+    char hw_switch_key[40];  /* the machine-file key it comes from */
+    bool hw_checked;         /* a sampled size is at or above it */
+    double hw_software_gain; /* the largest gain of non-temporal or line zeroing over
+                              * temporal at a sampled size at or above it */
+    bool hw_agrees;          /* no non-temporal or line-zeroing band reaches it */
     /* extent cap */
     caller_preempt_t preempt;
     double budget_seconds;
@@ -141,9 +193,18 @@ typedef struct tune_result {
     double throughput_loss;
 } tune_result_t;
 
-/* The default distribution: powers of two from 4 KiB to 1 GiB, equal
- * weights. *out is malloc'd. */
-int tune_default_sizes(tune_size_t **out, size_t *n, char *err, size_t errlen);
+/* The distribution tune uses when none is given (configs/sizes/). */
+#define TUNE_DEFAULT_DIST "fault-thp-always"
+/* A named distribution, <configs>/sizes/NAME.csv (`clear-pages` is
+ * clear-pages-PREEMPT); resolved gets the file's name, source its
+ * '# source:' comment. *out is malloc'd. Errors list the known names. */
+int tune_dist_load(const char *name, caller_preempt_t preempt, tune_size_t **out, size_t *n,
+                   char *resolved, size_t rlen, char *source, size_t slen, char *err,
+                   size_t errlen);
+/* The names of the shipped distributions, sorted (at most max). */
+size_t tune_dist_list(char names[][64], size_t max);
+/* The '# source:' comment at the top of a sizes csv, or "". */
+void tune_sizes_source(const char *path, char *source, size_t len);
 /* DIST: a list SIZE[:WEIGHT],... (weight 1 when left out) or a geometric
  * range LO..HI:xF (equal weights). Sorted; a size given twice is an error. */
 int tune_parse_sizes(const char *dist, tune_size_t **out, size_t *n, char *err, size_t errlen);
@@ -159,6 +220,18 @@ const char *tune_strategy_name(tune_strategy_t s);
 
 int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *out, char *err,
              size_t errlen);
+
+/* The total seconds per clear of strategy s at sizes[i] (current resolves to
+ * the strategy it equals). */
+double tune_total_seconds(const tune_result_t *r, size_t i, tune_strategy_t s);
+/* The hardware switch point of m's temporal strategy into r (hw_switch*). */
+void tune_hw_switch(const machine_t *m, tune_result_t *r);
+/* From r's curve (and hw_switch_bytes): the best single thresholds (pairs),
+ * the piecewise policy (bands) and the hardware-switch check. sizes are the
+ * curve's, min_gain the significance. Returns 0, or -1 with a reason (out of
+ * memory). */
+int tune_policy(const tune_size_t *sizes, size_t n_sizes, double min_gain, tune_result_t *r,
+                char *err, size_t errlen);
 void tune_result_free(tune_result_t *r);
 
 /* text: a table and the recommendations; csv: the curve; json: everything

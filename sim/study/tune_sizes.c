@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
 #include <yaml.h>
+
+#include "sim/machine/catalog.h"
 
 #include "models/base/errbuf.h"
 #include "sim/output/csv.h"
@@ -77,20 +80,6 @@ static int parse_weight(const char *s, double *w, char *why, size_t whylen)
         errbuf_set(why, whylen, "a weight must be a positive number");
         return -1;
     }
-    return 0;
-}
-
-int tune_default_sizes(tune_size_t **out, size_t *n, char *err, size_t errlen)
-{
-    size_t cap = 0;
-    *out = NULL;
-    *n = 0;
-    for (int e = TUNE_MIN_EXP; e <= TUNE_MAX_EXP; e++)
-        if (push_size(out, n, &cap, 1ull << e, 1.0) != 0) {
-            free(*out);
-            *out = NULL;
-            return errbuf_set(err, errlen, "out of memory");
-        }
     return 0;
 }
 
@@ -289,4 +278,108 @@ int tune_load_sizes(const char *path, tune_size_t **out, size_t *n, char *err, s
         *n = 0;
     }
     return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* named distributions: <configs>/sizes/NAME.csv                             */
+
+static int dist_path(const char *name, char *path, size_t len)
+{
+    int w = snprintf(path, len, "%s/sizes/%s.csv", cfg_configs_dir(), name);
+    return w < 0 || (size_t)w >= len ? -1 : 0;
+}
+
+size_t tune_dist_list(char names[][64], size_t max)
+{
+    char dir[MACHINE_TEXT_MAX];
+    snprintf(dir, sizeof dir, "%s/sizes", cfg_configs_dir());
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l <= 4 || l - 4 >= 64 || strcmp(e->d_name + l - 4, ".csv") != 0)
+            continue;
+        char nm[64];
+        memcpy(nm, e->d_name, l - 4);
+        nm[l - 4] = '\0';
+        if (!catalog_valid_name(nm))
+            continue;
+        /* sorted insert */
+        size_t i = n < max ? n : max;
+        if (n == max && (max == 0 || strcmp(nm, names[max - 1]) >= 0))
+            continue;
+        while (i > 0 && strcmp(nm, names[i - 1]) < 0) {
+            if (i < max)
+                memcpy(names[i], names[i - 1], 64);
+            i--;
+        }
+        memcpy(names[i], nm, 64);
+        if (n < max)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* The '# source:' comment of a sizes csv (its first lines), or "". */
+void tune_sizes_source(const char *path, char *source, size_t len)
+{
+    source[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[512];
+    for (int k = 0; k < 64 && fgets(line, sizeof line, f); k++) {
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != '#')
+            break;
+        p++;
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, "source:", 7) != 0)
+            continue;
+        p += 7;
+        while (*p == ' ')
+            p++;
+        snprintf(source, len, "%s", p);
+        source[strcspn(source, "\r\n")] = '\0';
+        break;
+    }
+    fclose(f);
+}
+
+int tune_dist_load(const char *name, caller_preempt_t preempt, tune_size_t **out, size_t *n,
+                   char *resolved, size_t rlen, char *source, size_t slen, char *err, size_t errlen)
+{
+    char nm[64], path[MACHINE_TEXT_MAX + 80];
+    *out = NULL;
+    *n = 0;
+    /* clear-pages: the extents of the chosen preemption model */
+    if (strcmp(name, "clear-pages") == 0)
+        snprintf(nm, sizeof nm, "clear-pages-%s", caller_preempt_name(preempt));
+    else
+        snprintf(nm, sizeof nm, "%s", name);
+    if (!catalog_valid_name(nm) || strlen(name) >= sizeof nm || dist_path(nm, path, sizeof path)) {
+        return errbuf_set(err, errlen, "--dist '%.64s': not a distribution name", name);
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        char names[32][64], list[32 * 66] = "";
+        size_t k = tune_dist_list(names, 32);
+        for (size_t i = 0; i < k; i++) {
+            strcat(list, i ? ", " : "");
+            strcat(list, names[i]);
+        }
+        return errbuf_set(err, errlen, "--dist '%.64s': no such distribution (known: %s%s)", nm,
+                          k ? list : "none found in ", k ? "" : cfg_configs_dir());
+    }
+    fclose(f);
+    snprintf(resolved, rlen, "%s", nm);
+    tune_sizes_source(path, source, slen);
+    return tune_load_sizes(path, out, n, err, errlen);
 }

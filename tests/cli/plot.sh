@@ -42,6 +42,33 @@ cs plot --kind tuning -i "$TMPD/tune.csv" -o "$TMPD/tune.png"
 [[ $RC -eq 0 ]] || fail "plot tuning: exit $RC"
 is_png "$TMPD/tune.png" || fail "plot tuning: not a PNG"
 
+# tuning with tune's policy column: the bands reach gnuplot as variables (a stand-in
+# gnuplot records its arguments), and a real one draws them
+cat >"$TMPD/tunep.csv" <<'EOF'
+machine,set,size_bytes,weight,strategy,function,reuse_bytes,buffer_bytes,clear_seconds,refetch_seconds,total_seconds,bytes_per_sec,extrapolated,error_bound,policy
+m,,4096,1,temporal,rep_stosb,0,4096,1e-6,0,1e-6,4096000000,false,0,true
+m,,4096,1,nontemporal,movnti,0,4096,2e-6,0,2e-6,2048000000,false,0,false
+m,,65536,1,temporal,rep_stosb,0,65536,1e-5,0,1e-5,6553600000,false,0,false
+m,,65536,1,nontemporal,movnti,0,65536,5e-6,0,5e-6,13107200000,false,0,true
+m,,1048576,1,temporal,rep_stosb,0,1048576,1e-4,0,1e-4,10485760000,false,0,false
+m,,1048576,1,nontemporal,movnti,0,1048576,8e-5,0,8e-5,13107200000,false,0,true
+EOF
+cat >"$TMPD/fake-gnuplot" <<EOF
+#!/bin/sh
+printf '%s\n' "\$@" >"$TMPD/gp-args"
+exit 3
+EOF
+chmod +x "$TMPD/fake-gnuplot"
+CLEARSIM_GNUPLOT="$TMPD/fake-gnuplot" cs plot --kind tuning -i "$TMPD/tunep.csv" -o "$TMPD/x.png"
+[[ $RC -eq 1 ]] || fail "plot with a failing gnuplot: exit $RC"
+grep -q "nbands=2; bandlo='4096 65536'; bandhi='65536 1048576'; bandname='temporal nontemporal';" \
+    "$TMPD/gp-args" || fail "plot tuning: the policy bands are not given to gnuplot: $(cat "$TMPD/gp-args")"
+cs plot --kind tuning -i "$TMPD/tunep.csv" -o "$TMPD/tunep.png"
+[[ $RC -eq 0 ]] || fail "plot tuning with bands: exit $RC"
+is_png "$TMPD/tunep.png" || fail "plot tuning with bands: not a PNG"
+sed 's/,true$/,maybe/' "$TMPD/tunep.csv" >"$TMPD/badp.csv"
+expect_error 1 "badp.csv:2: column policy" plot --kind tuning -i "$TMPD/badp.csv" -o "$TMPD/x.png"
+
 # predicted against native: the documented crosscheck columns
 cat >"$TMPD/cc.csv" <<'EOF'
 function,size_bytes,predicted_bytes_per_sec,measured_bytes_per_sec

@@ -1,83 +1,149 @@
 #!/usr/bin/env bash
-# tune.sh - clearsim tune: the direction and order of magnitude of its
-# recommendations, not hand-picked numbers.
-#  - no reuse: the recommended non-temporal threshold is far below the L3
-#    size (at most L3/8), on zen5-epyc-9005 (zen3-epyc-7j13 when that file is
-#    absent) and graviton3. A machine whose own write streaming already stops
-#    allocating in every cache level far below the L3 size (write_streaming.l3
-#    at most L3/8: graviton3, 1 MiB) may need no non-temporal stores at all;
-#    there this check is reported as not checked (issue 6);
-#  - full reuse of regions that fit L2: the threshold is at least the L2 size
-#    (or there is none), on both machines;
+# tune.sh - clearsim tune: its policy checked against its own curve, the
+# direction and order of magnitude of its recommendations, and that no output
+# line contradicts another; not hand-picked numbers.
+#  - zen5-epyc-9005, no reuse: wherever the curve shows non-temporal or line
+#    zeroing more than 10% cheaper than the current policy, the policy uses
+#    one of them; every band that is not the current policy beats it by more
+#    than min_gain at one of its sizes, and every size's strategy is within
+#    the significance of the cheapest (merged sizes);
+#  - no reuse: the first non-temporal / line-zeroing band starts far below the
+#    L3 size (at most L3/8) on zen3-epyc-7j13; on graviton3, whose write
+#    streaming stops allocating past write_streaming.l3, the output reports
+#    that hardware switch point, and no software band beats it;
+#  - full reuse of regions that fit L2: no band at or below the L2 size is
+#    non-temporal (movnti / stnp), on both machines;
+#  - every bundled machine: each gain in the json has the sign of what it
+#    recommends, and the text says the same ("less"/"more" time, "never
+#    switch", "keep the current policy", the hardware switch line);
 #  - a 1 ms budget on zen3-epyc-7j13 under voluntary: the extent cap is
 #    within a factor of 2 of budget x the predicted clear bandwidth of
 #    'clearsim run' (cold 8MiB clears);
-#  - full preemption needs no cap; the json keys of docs/JSON.md; errors.
-# Sizes stay small: every cost is a model run over a buffer 1.25 x the caches.
+#  - full preemption needs no cap; shipped distributions and --delay; the
+#    json keys of docs/JSON.md; errors.
+# Sizes stay few: every cost is a model run over a buffer 1.25 x the caches.
 source "$(dirname "${BASH_SOURCE[0]}")/common.bash"
 need_python
 
 cfg_size() { # cfg_size MACHINE LEVEL -> bytes, from configs/MACHINE.yaml
-    python3 - "$CLEARSIM_SOURCE_DIR/configs/$1.yaml" "$2" <<'EOF'
+    python3 - "$CLEARSIM_SOURCE_DIR/configs/$1.yaml" "$2" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 m = re.search(r"^%s:\s*\n(?:\s+#.*\n)*\s+size:\s*([0-9.]+)\s*([KMG]i?B)" % sys.argv[2], text, re.M)
 units = {"KB": 1 << 10, "KiB": 1 << 10, "MB": 1 << 20, "MiB": 1 << 20, "GB": 1 << 30, "GiB": 1 << 30}
 print(int(float(m.group(1)) * units[m.group(2)]))
-EOF
+PY
 }
 
-# The x86 machine: Milan, whose temporal and non-temporal clearing paths are calibrated to
-# published clears. (zen5-epyc-9005's MOVNTI issue cost is still Zen 3's, no Zen 5 figure
-# being published, so which strategy wins there is not a fact to test.)
-X86=zen3-epyc-7j13
+# check_policy JSON: the policy against the curve it came from
+check_policy() {
+    python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cur = d["current_function"]; mg = d["policy_summary"]["min_gain"]
+by = {}
+for p in d["curve"]:
+    by.setdefault(p["size_bytes"], {})[p["function"]] = p
+sizes = sorted(by)
+def band_of(size):
+    for b in d["policy"]:
+        if b["from_bytes"] <= size and (b["to_bytes"] is None or size < b["to_bytes"]):
+            return b
+    raise AssertionError("no band covers %d" % size)
+assert d["policy"][0]["from_bytes"] == 0 and d["policy"][-1]["to_bytes"] is None
+for a, b in zip(d["policy"], d["policy"][1:]):
+    assert a["to_bytes"] == b["from_bytes"] and a["function"] != b["function"], (a, b)
+    assert a["to_bytes"] in by and b["after_bytes"] < b["from_bytes"]
+for size in sizes:
+    b = band_of(size); row = by[size]
+    t = {f: p["total_seconds"] for f, p in row.items()}
+    eb = max(p["error_bound"] for p in row.values())
+    best = min(t.values())
+    # merged sizes: the band's strategy is within the significance of the cheapest
+    slack = max(mg, 2 * eb) + 1e-9
+    assert t[b["function"]] <= best / (1 - slack), (size, b["function"], t)
+for b in d["policy"]:
+    if b["function"] == cur:
+        assert abs(b["gain"]) < 1e-12, b
+        continue
+    assert b["gain"] > 0, b
+    inside = [s for s in sizes if band_of(s) is b]
+    assert any(1 - by[s][b["function"]]["total_seconds"] / by[s][cur]["total_seconds"] > mg
+               for s in inside), ("band %s beats %s by no more than min_gain" % (b, cur))
+nt = [b for b in d["policy"] if b["strategy"] in ("nontemporal", "linezero")]
+assert d["nt_threshold_bytes"] == (nt[0]["from_bytes"] if nt else None)
+ps = d["policy_summary"]
+assert ps["gain"] >= 0 and ps["gain_over_single_threshold"] >= -1e-12, ps
+assert ps["is_current"] == all(b["function"] == cur for b in d["policy"])
+PY
+}
 
+# 1. zen5-epyc-9005, no reuse: a band wherever the curve shows > 10%
+cs tune --machine zen5-epyc-9005 --sizes 4KB..1GB:x4 --reuse 0 --preempt full --jobs 2 \
+    --format json -q
+[[ $RC -eq 0 ]] || fail "tune zen5-epyc-9005 --reuse 0: exit $RC"
+cp "$OUT" "$TMPD/z5.json"
+check_policy "$TMPD/z5.json" || fail "tune zen5-epyc-9005: the policy against its curve"
+python3 - "$TMPD/z5.json" <<'PY' || fail "tune zen5-epyc-9005: a >10% cheaper size outside NT/LZ bands"
+import json, sys
+d = json.load(open(sys.argv[1])); cur = d["current_function"]
+fn = {s["strategy"]: s["function"] for s in d["strategies"]}
+sw = [fn[s] for s in ("nontemporal", "linezero") if s in fn]
+by = {}
+for p in d["curve"]:
+    by.setdefault(p["size_bytes"], {})[p["function"]] = p["total_seconds"]
+for size, t in sorted(by.items()):
+    if min(t[f] for f in sw) < 0.9 * t[cur]:
+        band = [b for b in d["policy"] if b["from_bytes"] <= size and
+                (b["to_bytes"] is None or size < b["to_bytes"])][0]
+        assert band["strategy"] in ("nontemporal", "linezero"), (size, t, band)
+PY
+
+X86=zen3-epyc-7j13
 for M in "$X86" graviton3; do
     L2=$(cfg_size "$M" l2)
     L3=$(cfg_size "$M" l3)
     [[ $L2 -gt 0 && $L3 -gt $L2 ]] || fail "$M: cache sizes not found ($L2, $L3)"
-    # bytes of a streaming run after which the machine's write streaming stops
-    # allocating in every cache level (0: no write streaming, or never)
-    WSL3=$(python3 - "$CLEARSIM_SOURCE_DIR/configs/$M.yaml" <<'EOF'
-import re, sys
-t = open(sys.argv[1]).read()
-ws = re.search(r"^write_streaming:\s*\n((?:[ #].*\n)+)", t, re.M)
-on = ws and re.search(r"^\s+enabled:\s*true", ws.group(1), re.M)
-l3 = ws and re.search(r"^\s+l3:\s*([0-9]+)\s*([KMG]i?B|B)", ws.group(1), re.M)
-u = {"B": 1, "KB": 1 << 10, "KiB": 1 << 10, "MB": 1 << 20, "MiB": 1 << 20, "GB": 1 << 30,
-     "GiB": 1 << 30}
-print(int(l3.group(1)) * u[l3.group(2)] if on and l3 else 0)
-EOF
-    )
 
-    # no reuse: from 4 KiB to L3/4
+    # 2. no reuse: from 4 KiB to L3/4
     cs tune --machine "$M" --sizes "4KB..$((L3 / 4))B:x16" --reuse 0 --preempt full --jobs 2 \
         --format json -q
     [[ $RC -eq 0 ]] || fail "tune $M --reuse 0: exit $RC"
-    python3 - "$OUT" "$L3" "$M" "$WSL3" <<'EOF' || fail "tune $M --reuse 0"
+    cp "$OUT" "$TMPD/r0.json"
+    check_policy "$TMPD/r0.json" || fail "tune $M --reuse 0: the policy against its curve"
+    python3 - "$TMPD/r0.json" "$L3" "$M" <<'PY' || fail "tune $M --reuse 0"
 import json, sys
-d = json.load(open(sys.argv[1])); l3 = int(sys.argv[2]); wsl3 = int(sys.argv[4])
+d = json.load(open(sys.argv[1])); l3 = int(sys.argv[2])
 assert d["machine"] == sys.argv[3]
-t = d["nt_threshold_bytes"]
-if t is None and 0 < wsl3 <= l3 // 8:
-    # The machine's own write streaming stops allocating far below L3, and STNP never
-    # beats STP: there is no threshold to check (issue 6 keeps this open).
-    print("NOTE: %s: NOT CHECKED: no non-temporal threshold; write streaming stops "
-          "allocating after %d bytes" % (sys.argv[3], wsl3), file=sys.stderr)
+hw = d["hardware_switch"]
+if sys.argv[3] == "graviton3":
+    # the core's write streaming is the switch; no software band beats it
+    assert hw and hw["key"].startswith("write_streaming") and hw["bytes"] <= l3 // 8, hw
+    assert hw["checked"] and hw["agrees"], hw
     sys.exit(0)
-assert t is not None, "no reuse: non-temporal clearing should win somewhere"
+t = d["nt_threshold_bytes"]
+assert t is not None, "no reuse: non-temporal or line-zeroing clearing should win somewhere"
 assert t <= l3 // 8, "threshold %d is not far below the L3 size %d" % (t, l3)
-EOF
+PY
+    if [[ $M == graviton3 ]]; then
+        cs tune --machine "$M" --sizes "4KB..$((L3 / 4))B:x16" --reuse 0 --preempt full --jobs 2 -q
+        grep -q "^hardware switch point: stp stops allocating from .*(write_streaming.l3).*no software threshold beats it" "$OUT" ||
+            fail "tune graviton3: the text does not report the hardware switch point"
+    fi
 
-    # full reuse of regions that fit L2: L2/4, L2, and one size above
+    # 3. full reuse of regions that fit L2: L2/4, L2, and one size above
     cs tune --machine "$M" --sizes "$((L2 / 4))B..$((L2 * 4))B:x4" --reuse 1 --preempt full \
         --jobs 2 --format json -q
     [[ $RC -eq 0 ]] || fail "tune $M --reuse 1: exit $RC"
-    python3 - "$OUT" "$L2" <<'EOF' || fail "tune $M --reuse 1"
+    cp "$OUT" "$TMPD/r1.json"
+    check_policy "$TMPD/r1.json" || fail "tune $M --reuse 1: the policy against its curve"
+    python3 - "$TMPD/r1.json" "$L2" <<'PY' || fail "tune $M --reuse 1"
 import json, sys
 d = json.load(open(sys.argv[1])); l2 = int(sys.argv[2])
-t = d["nt_threshold_bytes"]
-assert t is None or t >= l2, "threshold %d is below the L2 size %d" % (t, l2)
+for b in d["policy"]:
+    if b["strategy"] == "nontemporal":
+        assert b["from_bytes"] > l2, "a non-temporal band from %d, below the L2 size %d" % (
+            b["from_bytes"], l2)
 # the re-fetch after a non-temporal clear costs more than after a temporal one
 by = {}
 for p in d["curve"]:
@@ -86,8 +152,94 @@ for size, s in by.items():
     if size <= l2:
         assert s["nontemporal"]["refetch_seconds"] > s["temporal"]["refetch_seconds"], size
         assert s["temporal"]["reuse_bytes"] == size
-EOF
+PY
 done
+
+# 4. every bundled machine: the json's gains have the sign of what they recommend, and the
+#    text says the same
+for Y in "$CLEARSIM_SOURCE_DIR"/configs/*.yaml; do
+    M=$(basename "$Y" .yaml)
+    cs tune --machine "$M" --sizes 4KB,32MB --reuse 0 --preempt full --jobs 2 \
+        --format json -q
+    [[ $RC -eq 0 ]] || fail "tune $M: exit $RC"
+    cp "$OUT" "$TMPD/all.json"
+    check_policy "$TMPD/all.json" || fail "tune $M: the policy against its curve"
+    cs tune --machine "$M" --sizes 4KB,32MB --reuse 0 --preempt full --jobs 2 -q
+    [[ $RC -eq 0 ]] || fail "tune $M (text): exit $RC"
+    python3 - "$TMPD/all.json" "$OUT" <<'PY' || fail "tune $M: the text contradicts the json"
+import json, sys
+d = json.load(open(sys.argv[1])); lines = open(sys.argv[2]).read().splitlines()
+def said(gain):  # the words the text uses for a gain
+    if abs(gain) < 0.0005:
+        return "the same time (within 0.05%) as"
+    return "%.1f%% %s time than" % (100 * abs(gain), "less" if gain > 0 else "more")
+ps = d["policy_summary"]; cur = d["current_function"]
+line = [l for l in lines if l.startswith("policy: ")]
+assert len(line) == 1, line
+if ps["is_current"]:
+    assert line[0].startswith("policy: keep the current policy (%s)" % cur), line
+else:
+    assert ps["gain"] > 0 and line[0].startswith("policy: " + said(ps["gain"])), (line, ps)
+bands = [l for l in lines if l.startswith("  [")]
+assert len(bands) == len(d["policy"]), (bands, d["policy"])
+for l, b in zip(bands, d["policy"]):
+    assert "%s (%s)" % (b["strategy"], b["function"]) in l, (l, b)
+    if b["function"] == cur:
+        assert "the current policy" in l and "less time" not in l and "more time" not in l, l
+    else:
+        assert b["gain"] > 0 and said(b["gain"]) + " " + cur in l, (l, b)
+for th in d["thresholds"]:
+    l = [x for x in lines if x.startswith("single threshold temporal (%s) -> %s (%s)" %
+         (th["from_function"], th["to"], th["to_function"]))]
+    assert len(l) == 1, l
+    if th["threshold_bytes"] is None:
+        assert "never switch" in l[0] and "(the best)" not in l[0], l
+    else:
+        assert th["gain_over_from"] > 0, th
+        assert said(th["gain_over_from"]) + " " + th["from_function"] + " alone" in l[0], (l, th)
+        assert said(th["gain"]) + " the current policy" in l[0], (l, th)
+hw = d["hardware_switch"]
+l = [x for x in lines if x.startswith("hardware switch point:")]
+assert len(l) == (1 if hw else 0), (l, hw)
+if hw and hw["checked"]:
+    assert ("no software threshold beats it" in l[0]) == hw["agrees"], (l, hw)
+c = d["extent_cap"]
+if c["needed"] and c["cap_bytes"] is not None:
+    l = [x for x in lines if x.startswith("extent cap")][0]
+    word = "lost:" if c["throughput_loss"] >= 0 else "gained:"
+    assert "throughput " + word in l, (l, c["throughput_loss"])
+PY
+done
+
+# 5. shipped distributions, the faulting thread's delay
+cs tune --machine zen3-epyc-7j13 --dist clear-pages --preempt voluntary --format json -q
+[[ $RC -eq 0 ]] || fail "tune --dist clear-pages: exit $RC"
+python3 -c "
+import json; d = json.load(open('$OUT'))
+assert d['distribution']['name'] == 'clear-pages-voluntary', d['distribution']
+assert 'clear_pages' in d['distribution']['source'], d['distribution']
+assert sorted({p['size_bytes'] for p in d['curve']}) == [8 << 20]" ||
+    fail "tune --dist clear-pages: not the voluntary extents"
+cs tune --machine zen3-epyc-7j13 --preempt full -q
+[[ $RC -eq 0 ]] || fail "tune (default distribution): exit $RC"
+grep -q "^# sizes: fault-thp-always" "$OUT" || fail "tune: the default distribution is not named"
+cs tune --machine zen3-epyc-7j13 --sizes 64KB --reuse subpage --delay 256KB --preempt full \
+    --format json -q
+[[ $RC -eq 0 ]] || fail "tune --delay: exit $RC"
+cp "$OUT" "$TMPD/delay.json"
+cs tune --machine zen3-epyc-7j13 --sizes 64KB --reuse subpage --preempt full --format json -q
+python3 - "$TMPD/delay.json" "$OUT" <<'PY' || fail "tune --delay"
+import json, sys
+d = json.load(open(sys.argv[1])); now = json.load(open(sys.argv[2]))
+assert d["reuse"]["delay_bytes"] == 256 << 10 and now["reuse"]["delay_bytes"] is None
+for a, b in zip(d["curve"], now["curve"]):
+    # the whole 64 KiB is touched, the subpage at once: more to re-fetch than the subpage
+    assert a["reuse_bytes"] == 65536 and b["reuse_bytes"] == 4096
+    assert a["refetch_seconds"] > b["refetch_seconds"] > 0 or a["strategy"] == "temporal", (a, b)
+PY
+expect_error 2 "--delay needs --reuse subpage" tune --machine zen3-epyc-7j13 --delay 1MB
+expect_error 2 "no such distribution (known: " tune --machine zen3-epyc-7j13 --dist nope
+expect_error 2 "--min-gain" tune --machine zen3-epyc-7j13 --min-gain 2
 
 # extent cap: 1 ms under voluntary on zen3
 cs tune --machine zen3-epyc-7j13 --sizes 64KB --preempt voluntary --latency-budget 1ms \
@@ -99,8 +251,9 @@ cs run --machine zen3-epyc-7j13 -f rep_stosb -s 64MB -k 8MB --format json -q
 python3 - "$TMPD/cap.json" "$OUT" <<'EOF' || fail "tune extent cap"
 import json, sys
 d = json.load(open(sys.argv[1])); run = json.load(open(sys.argv[2]))
-keys = ["machine", "set", "nt_threshold_bytes", "extent_cap_bytes", "current_function", "strategies",
-        "reuse", "current_expected_seconds", "thresholds", "extent_cap", "curve"]
+keys = ["machine", "set", "distribution", "nt_threshold_bytes", "extent_cap_bytes",
+        "current_function", "strategies", "reuse", "current_expected_seconds", "policy",
+        "policy_summary", "thresholds", "hardware_switch", "extent_cap", "curve"]
 assert list(d) == keys, list(d)
 c = d["extent_cap"]
 assert c["needed"] is True and c["preempt"] == "voluntary" and c["latency_budget_seconds"] == 0.001
@@ -130,6 +283,7 @@ printf 'size,weight\n4KB,3\n64KB,1\n' >"$TMPD/sizes.csv"
 cs tune --machine graviton3 --sizes-file "$TMPD/sizes.csv" --preempt full --format csv -q
 [[ $RC -eq 0 ]] || fail "tune --sizes-file csv: exit $RC"
 [[ $(grep -c '^graviton3,,4096,3,' "$OUT") -eq 4 ]] || fail "tune csv: 4 strategies at 4KiB, weight 3"
+[[ $(grep -c '^graviton3,,4096,3,.*,true$' "$OUT") -eq 1 ]] || fail "tune csv: one policy row at 4KiB"
 printf 'size,weight\n4KB,3\n64KB\n' >"$TMPD/bad.csv"
 expect_error 1 "bad.csv:3" tune --machine graviton3 --sizes-file "$TMPD/bad.csv"
 printf '4KB: 2\n2MB: x\n' >"$TMPD/bad.yaml"
