@@ -84,6 +84,9 @@ static void check_signs(const curve_t *c)
     }
     assert_true(r->policy_gain >= 0);
     assert_true(r->policy_gain_over_single >= -1e-12);
+    /* a threshold found saves time; "never" saves none */
+    for (size_t i = 0; i < r->n_pairs; i++)
+        assert_true(r->pairs[i].found ? r->pairs[i].gain > 0 : r->pairs[i].gain == 0);
 }
 
 static void test_raw_bands(void **state)
@@ -164,6 +167,10 @@ static void test_significance_threshold(void **state)
         c.r.curve[i].error_bound = 0.15;
     policy(&c, 0.25);
     assert_int_equal(c.r.n_bands, 1);
+    assert_int_equal(c.r.bands[0].strategy, TUNE_TEMPORAL);
+    assert_true(c.r.policy_is_current);
+    assert_true(c.r.bands[0].merged);
+    check_signs(&c);
     tune_result_free(&c.r);
 }
 
@@ -242,13 +249,53 @@ static void test_own_current(void **state)
     assert_int_equal(c.r.bands[1].strategy, TUNE_NONTEMPORAL);
     assert_int_equal(c.r.bands[1].from_bytes, 16384);
     check_signs(&c);
-    /* the single threshold stp -> stnp at 16 KiB: 5 against 7 for stp alone
-     * and 6.626953125 for memset */
+    /* the single threshold is from the current policy: memset -> stnp at
+     * 16 KiB, 4.501953125 against 6.626953125 for memset alone */
+    assert_int_equal(c.r.pairs[0].from, TUNE_CURRENT);
     assert_true(c.r.pairs[0].found);
     assert_int_equal(c.r.pairs[0].threshold_bytes, 16384);
-    assert_float_equal(c.r.pairs[0].gain_over_from, 1 - 5.0 / 7.0, 1e-12);
-    assert_float_equal(c.r.pairs[0].gain, 1 - 5.0 / 6.626953125, 1e-12);
+    assert_float_equal(c.r.pairs[0].gain, 1 - 4.501953125 / 6.626953125, 1e-12);
+    assert_float_equal(c.r.pairs[0].gain_over_from, c.r.pairs[0].gain, 1e-15);
     assert_float_equal(c.r.policy_expected_seconds, 4.501953125 / 3, 1e-12);
+    assert_float_equal(c.r.policy_gain_over_single, 0, 1e-12);
+    tune_result_free(&c.r);
+
+    /* no threshold: stp 0.5% cheaper than memset (merged), stnp dearer; the
+     * policy is memset and no worse than "never switch" */
+    const double none[4][N_MAX] = {
+        [TUNE_TEMPORAL] = {1, 1},
+        [TUNE_NONTEMPORAL] = {2, 2},
+        [TUNE_CURRENT] = {1.005, 1.005},
+    };
+    build(&c, 2, false, true, none);
+    policy(&c, 0.01);
+    assert_int_equal(c.r.n_bands, 1);
+    assert_int_equal(c.r.bands[0].strategy, TUNE_CURRENT);
+    assert_true(c.r.bands[0].merged);
+    assert_true(c.r.policy_is_current);
+    assert_false(c.r.pairs[0].found);
+    assert_int_equal(c.r.best_pair, c.r.n_pairs);
+    assert_float_equal(c.r.policy_gain_over_single, 0, 1e-12);
+    check_signs(&c);
+    tune_result_free(&c.r);
+
+    /* stp barely cheaper at small sizes, stnp much cheaper at the largest:
+     * the small sizes stay memset, the largest is stnp, and the single
+     * threshold gives the same policy */
+    const double tail[4][N_MAX] = {
+        [TUNE_TEMPORAL] = {1, 1, 10},
+        [TUNE_NONTEMPORAL] = {3, 3, 5},
+        [TUNE_CURRENT] = {1.005, 1.005, 10},
+    };
+    build(&c, 3, false, true, tail);
+    policy(&c, 0.01);
+    assert_int_equal(c.r.n_bands, 2);
+    assert_int_equal(c.r.bands[0].strategy, TUNE_CURRENT);
+    assert_int_equal(c.r.bands[1].strategy, TUNE_NONTEMPORAL);
+    assert_true(c.r.pairs[0].found);
+    assert_int_equal(c.r.pairs[0].threshold_bytes, 16384);
+    assert_float_equal(c.r.policy_gain_over_single, 0, 1e-12);
+    check_signs(&c);
     tune_result_free(&c.r);
 }
 

@@ -26,6 +26,7 @@
 #include "sim/host/host.h"
 #include "sim/output/outfile.h"
 #include "sim/engine/progress.h"
+#include "sim/engine/workload.h"
 #include "sim/study/sweep.h"
 #include "sim/study/tune.h"
 #include "sim/machine/units.h"
@@ -173,7 +174,11 @@ static int parse_args(int argc, char **argv, tune_args_t *a, char *err, size_t e
         return CLI_USAGE;
     }
     if ((a->sizes != NULL) + (a->sizes_file != NULL) + (a->dist != NULL) > 1) {
-        errbuf_set(err, errlen, "give one of --dist, --sizes and --sizes-file, not both");
+        errbuf_set(err, errlen, "give only one of --dist, --sizes and --sizes-file");
+        return CLI_USAGE;
+    }
+    if (a->o.delay_bytes > WL_DELAY_RING_BYTES) {
+        errbuf_set(err, errlen, "--delay: at most 512GiB");
         return CLI_USAGE;
     }
     if (a->o.delay_bytes && !a->o.reuse_subpage) {
@@ -214,11 +219,20 @@ int cmd_tune_main(int argc, char **argv)
     int src;
     if (a.sizes) {
         src = tune_parse_sizes(a.sizes, &sizes, &n_sizes, err, sizeof err);
-        snprintf(a.o.dist_source, sizeof a.o.dist_source, "--sizes %s", a.sizes);
+        if (strlen(a.sizes) + 9 < sizeof a.o.dist_source)
+            snprintf(a.o.dist_source, sizeof a.o.dist_source, "--sizes %s", a.sizes);
+        else /* too long to quote: say what it is */
+            snprintf(a.o.dist_source, sizeof a.o.dist_source, "--sizes (a list of %zu sizes)",
+                     n_sizes);
     } else if (a.sizes_file) {
         src = tune_load_sizes(a.sizes_file, &sizes, &n_sizes, err, sizeof err);
-        snprintf(a.o.dist_name, sizeof a.o.dist_name, "%s", a.sizes_file);
-        tune_sizes_source(a.sizes_file, a.o.dist_source, sizeof a.o.dist_source);
+        if (strlen(a.sizes_file) < sizeof a.o.dist_name)
+            snprintf(a.o.dist_name, sizeof a.o.dist_name, "%s", a.sizes_file);
+        else /* too long to keep whole: its file name */
+            snprintf(a.o.dist_name, sizeof a.o.dist_name, "...%s",
+                     a.sizes_file + strlen(a.sizes_file) - (sizeof a.o.dist_name - 4));
+        if (src == 0)
+            tune_sizes_source(a.sizes_file, a.o.dist_source, sizeof a.o.dist_source);
     } else {
         src = tune_dist_load(a.dist ? a.dist : TUNE_DEFAULT_DIST, a.o.preempt, &sizes, &n_sizes,
                              a.o.dist_name, sizeof a.o.dist_name, a.o.dist_source,

@@ -6,8 +6,9 @@
  * Notes
  *  - Each subcommand parses, runs and prints on its own (sim/cli/cmd_*.c)
  *    and returns its exit code (sim/cli/cmd_common.h).
- *  - SIGINT, SIGTERM and SIGHUP remove the temporaries of --output
- *    (outfile_cleanup_signal) and then end the process by the same signal,
+ *  - Every terminating signal of outfile_signals[] (SIGINT, SIGTERM, SIGHUP,
+ *    SIGQUIT, SIGPIPE, SIGXFSZ, ...) removes the temporaries of --output
+ *    (outfile_cleanup_signal) and then ends the process by the same signal,
  *    as if unhandled.
  */
 #include <signal.h>
@@ -92,7 +93,7 @@ static const char *shown(const char *s, char *buf, size_t len)
     return buf;
 }
 
-/* SIGINT, SIGTERM, SIGHUP: drop the temporaries of --output, then die of the
+/* A terminating signal: drop the temporaries of --output, then die of the
  * signal (the default action), so that the caller sees the interrupt. */
 static void on_interrupt(int sig)
 {
@@ -103,16 +104,15 @@ static void on_interrupt(int sig)
 
 static void catch_interrupts(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    for (size_t i = 0; i < outfile_n_signals; i++) {
         struct sigaction old, sa;
         /* a signal ignored by whoever started us (nohup, a background job) stays ignored */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        if (sigaction(outfile_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
             continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_interrupt;
         sigemptyset(&sa.sa_mask);
-        sigaction(sigs[i], &sa, NULL);
+        sigaction(outfile_signals[i], &sa, NULL);
     }
 }
 

@@ -324,7 +324,7 @@ typedef struct wl_run {
     uint64_t skip;        /* periods still to skip (fast-forward) */
     uint64_t reuse_bytes; /* loads after each call (0 = none; set for the measured calls) */
     uint64_t delay_bytes, later_bytes; /* wl_spec_t's, set with reuse_bytes */
-    uint64_t delay_addr;               /* the next line of the delay's ring */
+    uint64_t delay_off;                /* the next line of the delay's ring, from its start */
     uint64_t delay_base;
     uint32_t line_bytes; /* the consumer's load stride */
 } wl_run_t;
@@ -370,8 +370,8 @@ static void on_clear(void *ctx, uint64_t addr, uint64_t len)
     for (uint64_t off = 0; off < touch; off += r->line_bytes)
         emit(r->k.trace, TRACE_LOAD, addr + off, 8, 1, 8, 0);
     for (uint64_t off = 0; off < r->delay_bytes; off += r->line_bytes) {
-        emit(r->k.trace, TRACE_LOAD, r->delay_base + r->delay_addr, 8, 1, 8, 0);
-        r->delay_addr = (r->delay_addr + r->line_bytes) % WL_DELAY_RING_BYTES;
+        emit(r->k.trace, TRACE_LOAD, r->delay_base + r->delay_off, 8, 1, 8, 0);
+        r->delay_off = (r->delay_off + r->line_bytes) % WL_DELAY_RING_BYTES;
     }
     const uint64_t later = r->later_bytes < len - touch ? r->later_bytes : len - touch;
     for (uint64_t off = touch; off < touch + later; off += r->line_bytes)
@@ -402,7 +402,7 @@ static void trace_memset(const wl_spec_t *s, wl_run_t *r, const caller_cb_t *cb)
     r->delay_bytes = s->delay_bytes;
     r->later_bytes = s->later_bytes;
     r->delay_base = s->base_addr + WL_DELAY_ADDR_OFFSET;
-    r->delay_addr = 0;
+    r->delay_off = 0;
     for (uint32_t l = 0; l < s->loops && !trace_error(r->k.trace); l++) {
         if (s->caller == WL_CALLER_REPEAT)
             on_clear(r, s->base_addr, s->size_bytes);

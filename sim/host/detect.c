@@ -35,6 +35,7 @@
 #include "sim/host/host_libc.h"
 #include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
+#include "sim/machine/infile.h"
 #include "models/base/errbuf.h"
 #include "sim/machine/units.h"
 
@@ -496,21 +497,24 @@ static void emit_map(gen_t *g, yaml_node_t *map, int indent, const char *prefix)
 
 static int load_doc(const char *path, yaml_document_t *doc, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        errbuf_set(err, errlen, "%s: cannot read", path);
+    char *text;
+    size_t len;
+    if (infile_read(path, INFILE_MAX_FIGURES_BYTES, NULL, &text, &len, err, errlen) != 0)
+        return -1;
+    if (infile_yaml_bounds(text, len, path, err, errlen) != 0) {
+        free(text);
         return -1;
     }
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
-        fclose(f);
+        free(text);
         errbuf_set(err, errlen, "out of memory");
         return -1;
     }
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     int ok = yaml_parser_load(&parser, doc);
     yaml_parser_delete(&parser);
-    fclose(f);
+    free(text);
     if (!ok) {
         errbuf_set(err, errlen, "%s: not valid YAML", path);
         return -1;

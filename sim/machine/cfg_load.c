@@ -11,8 +11,10 @@
  *  - Overrides (--set) are value nodes added to the document before the
  *    walk and made their keys' values after it (cfg_tree.c), so that every
  *    later stage treats them as the file's own.
- *  - A file is read whole, up to CFG_FILE_MAX bytes. Only a file that cannot
- *    be read has no position in its error ("file: cannot read: ...").
+ *  - A file is read whole through sim/machine/infile.c (a regular file of at
+ *    most CFG_FILE_MAX bytes), and its YAML nesting and anchors are bounded
+ *    before libyaml loads it. Only a file that cannot be read has no
+ *    position in its error ("file: cannot read: ...").
  *  - Units of the stored fields: see models/base/machine.h and cfg_keys.c.
  */
 #include "sim/machine/cfg.h"
@@ -27,8 +29,9 @@
 
 #include "models/base/errbuf.h"
 #include "sim/machine/cfg_impl.h"
+#include "sim/machine/infile.h"
 
-#define CFG_FILE_MAX (4u << 20) /* a machine file is a few KiB; refuse huge inputs */
+#define CFG_FILE_MAX INFILE_MAX_MACHINE_BYTES /* a machine file is a few KiB */
 
 _Static_assert(sizeof(int) == sizeof(uint32_t), "enum and int fields are stored as 32 bits");
 
@@ -60,8 +63,8 @@ static machine_t *load_string(const char *yaml, size_t len, const char *name, do
         goto fail;
     }
     if (!yaml || len > CFG_FILE_MAX) {
-        errbuf_set(err, errlen, "%s: not a machine file (larger than %u bytes)", c->file,
-                   CFG_FILE_MAX);
+        errbuf_set(err, errlen, "%s: not a machine file (larger than %llu bytes)", c->file,
+                   (unsigned long long)CFG_FILE_MAX);
         goto fail;
     }
     if (strlen(c->file) >= sizeof(m->path)) {
@@ -69,6 +72,8 @@ static machine_t *load_string(const char *yaml, size_t len, const char *name, do
                    sizeof(m->path) - 1);
         goto fail;
     }
+    if (infile_yaml_bounds(yaml, len, c->file, err, errlen) != 0)
+        goto fail;
     if (!yaml_parser_initialize(&parser)) {
         errbuf_set(err, errlen, "%s: out of memory", c->file);
         goto fail;
@@ -166,31 +171,10 @@ machine_t *cfg_machine_load_set(const char *path, double clock_ghz, const char *
         errbuf_set(err, errlen, "(machine): no file name given");
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        errbuf_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    char *buf;
+    size_t n;
+    if (infile_read(path, CFG_FILE_MAX, NULL, &buf, &n, err, errlen) != 0)
         return NULL;
-    }
-    char *buf = malloc(CFG_FILE_MAX + 1);
-    if (!buf) {
-        fclose(f);
-        errbuf_set(err, errlen, "%s: out of memory", path);
-        return NULL;
-    }
-    size_t n = fread(buf, 1, CFG_FILE_MAX + 1, f);
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) {
-        free(buf);
-        errbuf_set(err, errlen, "%s: cannot read: read error (is it a directory?)", path);
-        return NULL;
-    }
-    if (n > CFG_FILE_MAX) {
-        free(buf);
-        errbuf_set(err, errlen, "%s: not a machine file (larger than %u bytes)", path,
-                   CFG_FILE_MAX);
-        return NULL;
-    }
     machine_t *m = load_string(buf, n, path, clock_ghz, set, n_set, err, errlen);
     free(buf);
     return m;

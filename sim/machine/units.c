@@ -293,6 +293,20 @@ int unit_parse_size(const char *s, uint64_t *out_bytes, char *why, size_t whylen
         return -1;
     if (n.neg)
         return why_set(why, whylen, "a size must not be negative");
+    /* a hex size takes its unit after a blank, or none: in 0x100000B the B
+     * would be a hex digit, and 0x10KB hides where the digits end */
+    if (n.hex) {
+        char last = n.end[-1];
+        if (*n.end != '\0' && *n.end != ' ' && *n.end != '\t')
+            return why_set(why, whylen,
+                           "'%s': write a blank between a hex number and its unit (0x10 KB)", s);
+        if ((last == 'b' || last == 'B') && *n.end == '\0')
+            return why_set(why, whylen,
+                           "'%s' is ambiguous: B is a hex digit; write 0x%.*s B for bytes, or the "
+                           "digits with a unit after a blank",
+                           s, (int)(strlen(n.text) - 3 - (n.text[0] == '+')),
+                           n.text + 2 + (n.text[0] == '+'));
+    }
     char u[32];
     unit_text(n.end, u, sizeof(u));
     unsigned shift = 0;

@@ -6,9 +6,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "models/base/errbuf.h"
+#include "sim/machine/infile.h"
 
 typedef struct csv_fields {
     char **v;
@@ -107,12 +110,16 @@ static char first_text(const char *line)
 
 long csv_read(const char *path, unsigned flags, csv_row_fn fn, void *ctx, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT && (flags & CSV_MISSING_EMPTY))
-            return 0;
-        return errbuf_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    }
+    struct stat st;
+    if ((flags & CSV_MISSING_EMPTY) && stat(path, &st) != 0 && errno == ENOENT)
+        return 0;
+    const uint64_t cap = (flags & CSV_SMALL)       ? INFILE_MAX_SIZES_BYTES
+                         : (flags & CSV_IN_MEMORY) ? INFILE_MAX_PLOT_BYTES
+                                                   : INFILE_MAX_CSV_BYTES;
+    FILE *f = infile_open(path, cap, NULL, err, errlen);
+    if (!f)
+        return -1;
+    uint64_t total = 0;
     csv_fields_t head = {0}, row = {0};
     char *line = malloc(CSV_LINE_MAX + 2);
     size_t lineno = 0;
@@ -132,6 +139,14 @@ long csv_read(const char *path, unsigned flags, csv_row_fn fn, void *ctx, char *
         if (n == 0 && c == EOF)
             break;
         lineno++;
+        total += n + 1;
+        if (total > cap) {
+            rows = errbuf_set(err, errlen,
+                              "%s:%zu: the file is larger than the limit of %llu "
+                              "bytes for this input",
+                              path, lineno, (unsigned long long)cap);
+            break;
+        }
         if (n > CSV_LINE_MAX) {
             rows = errbuf_set(err, errlen, "%s:%zu: a line longer than %u bytes", path, lineno,
                               CSV_LINE_MAX);

@@ -8,6 +8,9 @@
  *    fields as the header. Empty lines are skipped; CRLF is taken.
  *  - A line is at most CSV_LINE_MAX bytes, and a NUL byte is not text: both
  *    are errors, "path:line: reason", as every error is.
+ *  - The file is opened through sim/machine/infile.c: a regular file only
+ *    (no FIFO, device, directory or /proc file), of at most the cap its flags
+ *    give, checked before the first read and again while reading.
  */
 #ifndef CLEARSIM_CSV_H
 #define CLEARSIM_CSV_H
@@ -24,6 +27,10 @@ enum {
     CSV_COMMENTS = 1u << 2,      /* lines whose first non-blank is '#' are skipped, and blanks
                                   * around unquoted fields are trimmed */
     CSV_NEED_HEADER = 1u << 3,   /* a file without even a header is an error */
+    CSV_SMALL = 1u << 4,         /* a user's small table (tune's sizes): at most
+                                  * INFILE_MAX_SIZES_BYTES; else INFILE_MAX_CSV_BYTES */
+    CSV_IN_MEMORY = 1u << 5,     /* the caller keeps every row (plot): at most
+                                  * INFILE_MAX_PLOT_BYTES */
 };
 
 typedef struct csv_row {

@@ -6,11 +6,11 @@
  *  - See outfile.h for the contract. The temporaries of open outfiles are
  *    listed in a fixed table of slots (no allocation), which the signal
  *    handler path (outfile_cleanup_signal) walks with unlink/rename only.
- *    SIGINT, SIGTERM and SIGHUP are blocked while a slot is being filled or
- *    emptied, so the handler never sees a half-written path.
- *  - Deliberately ignored: other signals (SIGKILL cannot be caught; a
- *    temporary left by it is a hidden ".<name>.XXXXXX" file next to the
- *    target), and file systems where rename is not atomic.
+ *    The signals of outfile_signals[] are blocked while a slot is being filled
+ *    or emptied, so the handler never sees a half-written path.
+ *  - Deliberately ignored: SIGKILL (it cannot be caught; a temporary left by
+ *    it is a hidden ".<name>.XXXXXX" file next to the target), a crash, and
+ *    file systems where rename is not atomic.
  *  - The mode of a new file is computed once from the umask (read by
  *    setting and restoring it, under pthread_once).
  */
@@ -56,14 +56,22 @@ struct outfile {
 
 /* ---- signals ------------------------------------------------------------- */
 
-static void block_signals(sigset_t *old)
+const int outfile_signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1,   SIGUSR2,
+                               SIGPIPE, SIGALRM, SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF};
+const size_t outfile_n_signals = sizeof outfile_signals / sizeof outfile_signals[0];
+
+void outfile_block_signals(sigset_t *old)
 {
     sigset_t s;
     sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    sigaddset(&s, SIGHUP);
+    for (size_t i = 0; i < outfile_n_signals; i++)
+        sigaddset(&s, outfile_signals[i]);
     pthread_sigmask(SIG_BLOCK, &s, old);
+}
+
+static void block_signals(sigset_t *old)
+{
+    outfile_block_signals(old);
 }
 
 static void restore_signals(const sigset_t *old)

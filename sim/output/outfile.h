@@ -15,11 +15,12 @@
  *  - Interrupts: every open temporary is listed in a process-wide table.
  *    outfile_cleanup_signal() removes them all (or keeps them under their
  *    partial name, below) using only async-signal-safe calls (unlink(2),
- *    rename(2)); sim/cli/main.c calls it from its SIGINT/SIGTERM/SIGHUP handler.
- *    At most OUTFILE_OPEN_MAX outfiles are open at once. Signals are blocked
- *    only in the calling thread: a program with worker threads should block
- *    SIGINT, SIGTERM and SIGHUP in them (pthread_sigmask before creating
- *    them), so that the handler runs on the thread that opens and commits.
+ *    rename(2)); sim/cli/main.c calls it from its handler of every signal of
+ *    outfile_signals[]. At most OUTFILE_OPEN_MAX outfiles are open at once.
+ *    Signals are blocked only in the calling thread: a program with worker
+ *    threads should block them in the workers (outfile_block_signals before
+ *    creating them, as sim/output/pool.c does), so that the handler runs on
+ *    the thread that opens and commits.
  *  - Thread safety: different outfiles may be used from different threads;
  *    one outfile from one thread at a time.
  *  - Partial output, for `sweep --resume`: outfile_keep_partial(of, path)
@@ -42,6 +43,7 @@
 #define CLEARSIM_OUTFILE_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 
 #define OUTFILE_OPEN_MAX 16
@@ -73,5 +75,13 @@ void outfile_abort(outfile_t *of);
 /* Async-signal-safe: remove (or keep as partial) every open temporary. The
  * outfile_t objects stay allocated; the process is expected to exit. */
 void outfile_cleanup_signal(void);
+/* The terminating signals after which no temporary may be left: SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGXFSZ,
+ * SIGXCPU, SIGVTALRM and SIGPROF (every catchable one whose default action
+ * ends the process). */
+extern const int outfile_signals[];
+extern const size_t outfile_n_signals;
+/* Block them all in the calling thread; *old gets the previous mask. */
+void outfile_block_signals(sigset_t *old);
 
 #endif

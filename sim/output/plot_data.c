@@ -91,7 +91,7 @@ int plot_csv_read(const char *path, plot_csv_t *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     collect_t k = {.c = c};
-    if (csv_read(path, CSV_NEED_HEADER, collect_row, &k, err, errlen) < 0) {
+    if (csv_read(path, CSV_NEED_HEADER | CSV_IN_MEMORY, collect_row, &k, err, errlen) < 0) {
         plot_csv_free(c);
         return -1;
     }
@@ -271,20 +271,22 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* xt="('4KiB' 4096, ...)": tic labels in binary units at the distinct x
- * values (every k-th when there are many). */
 /* The policy bands of a tune csv with a `policy` column: for each size
  * (ascending), the strategy of its row marked true; runs of one strategy are
  * bands. Adds "nbands=K; bandlo='x ...'; bandhi='x ...'; bandname='s ...'; "
  * to extra, each band spanning from its first size to the next band's (the
- * last to the largest size). Nothing when the column is absent or no row is
- * marked. */
+ * last to the largest size). Nothing when the column is absent, no row is
+ * marked, or the csv holds more than one machine (each has its own policy). */
 static int policy_bands(const plot_in_t *in, ssize_t xcol, ssize_t scol, char *extra, size_t len,
                         char *err, size_t errlen)
 {
     ssize_t pcol = plot_csv_col(in->c, "policy");
     if (pcol < 0)
         return 0;
+    ssize_t mcol = plot_csv_col(in->c, "machine");
+    for (size_t r = 1; mcol >= 0 && r < in->c->nrow; r++)
+        if (strcmp(in->c->rows[r][mcol], in->c->rows[0][mcol]) != 0)
+            return 0;
     enum { BANDS_MAX = 64 };
     double lo[BANDS_MAX], last_x = -1;
     const char *name[BANDS_MAX];
@@ -341,6 +343,8 @@ static int policy_bands(const plot_in_t *in, ssize_t xcol, ssize_t scol, char *e
     return 0;
 }
 
+/* xt="('4KiB' 4096, ...)": tic labels in binary units at the distinct x
+ * values (every k-th when there are many). */
 static void size_tics(const plot_in_t *in, ssize_t col, char *extra, size_t len)
 {
     size_t n = 0, o = strlen(extra);

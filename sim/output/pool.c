@@ -8,8 +8,10 @@
  *    shows in what the caller prints.
  */
 #include "sim/output/pool.h"
+#include "sim/output/outfile.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +66,11 @@ int pool_run(size_t n, unsigned jobs, pool_task_fn fn, void *ctx, progress_t *pr
     if (!th) {
         rc = errbuf_set(err, errlen, "out of memory");
     } else {
+        /* the workers inherit a mask that blocks the terminating signals, so
+         * that their handler runs on this thread, which owns the output
+         * files (outfile.h) */
+        sigset_t old;
+        outfile_block_signals(&old);
         for (; started < jobs; started++) {
             int e = pthread_create(&th[started], NULL, pool_worker, &p);
             if (e != 0) {
@@ -72,6 +79,7 @@ int pool_run(size_t n, unsigned jobs, pool_task_fn fn, void *ctx, progress_t *pr
                 break;
             }
         }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
         /* With at least one thread started, it finishes the work alone. */
         if (rc != 0 && started > 0)
             rc = 0;

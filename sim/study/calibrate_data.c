@@ -19,6 +19,7 @@
 #include <yaml.h>
 
 #include "models/base/errbuf.h"
+#include "sim/machine/infile.h"
 #include "sim/engine/point.h"
 #include "sim/machine/units.h"
 
@@ -190,16 +191,19 @@ static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case
 
 cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        errbuf_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    char *text;
+    size_t len;
+    if (infile_read(path, INFILE_MAX_CALIBRATION_BYTES, NULL, &text, &len, err, errlen) != 0)
+        return NULL;
+    if (infile_yaml_bounds(text, len, path, err, errlen) != 0) {
+        free(text);
         return NULL;
     }
     cal_data_t *d = calloc(1, sizeof(*d));
     loader_t l = {.path = path, .err = err, .errlen = errlen};
     yaml_parser_t parser;
     yaml_parser_initialize(&parser);
-    yaml_parser_set_input_file(&parser, f);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     bool have_doc = false;
     if (!d) {
         errbuf_set(err, errlen, "out of memory");
@@ -311,8 +315,16 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
                     at(&l, v, "cases", "more than %d cases", CAL_CASES_MAX);
                     goto fail;
                 }
-                if (load_case(&l, yaml_document_get_node(&l.doc, *it), m, &d->cases[d->n_cases]))
+                yaml_node_t *cn = yaml_document_get_node(&l.doc, *it);
+                if (load_case(&l, cn, m, &d->cases[d->n_cases]))
                     goto fail;
+                /* an id given twice would count its case twice in the fit */
+                for (size_t j = 0; j < d->n_cases; j++)
+                    if (strcmp(d->cases[j].id, d->cases[d->n_cases].id) == 0) {
+                        at(&l, cn, "cases.id", "'%s' is given twice (case %zu and case %zu)",
+                           d->cases[j].id, j + 1, d->n_cases + 1);
+                        goto fail;
+                    }
                 d->n_cases++;
             }
         } else {
@@ -336,7 +348,7 @@ out:
     if (have_doc)
         yaml_document_delete(&l.doc);
     yaml_parser_delete(&parser);
-    fclose(f);
+    free(text);
     return d;
 }
 

@@ -26,6 +26,7 @@
 #include <yaml.h>
 
 #include "models/base/errbuf.h"
+#include "sim/machine/infile.h"
 #include "sim/output/outfile.h"
 #include "sim/machine/units.h"
 
@@ -140,29 +141,10 @@ static const char *past_old_header(const char *p, size_t *lines)
 int cal_write_yaml(const char *in, const char *out, const machine_t *m, const cal_data_t *d,
                    const cal_result_t *res, const char *command, char *err, size_t errlen)
 {
-    FILE *f = fopen(in, "rb");
-    if (!f)
-        return errbuf_set(err, errlen, "%s: cannot read: %s", in, strerror(errno));
     char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 > cap) {
-            cap = cap ? cap * 2 : 65536;
-            char *nt = realloc(text, cap);
-            if (!nt) {
-                free(text);
-                fclose(f);
-                return errbuf_set(err, errlen, "out of memory");
-            }
-            text = nt;
-        }
-        size_t r = fread(text + len, 1, cap - len - 1, f);
-        len += r;
-        if (r == 0)
-            break;
-    }
-    fclose(f);
-    text[len] = 0;
+    size_t len = 0;
+    if (infile_read(in, INFILE_MAX_MACHINE_BYTES, NULL, &text, &len, err, errlen) != 0)
+        return -1;
     span_t spans[CAL_KEYS_MAX] = {{0}};
     if (find_spans(text, len, d, spans, err, errlen)) {
         free(text);

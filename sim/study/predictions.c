@@ -28,6 +28,7 @@
 #include "kernels/kernels.h"
 #include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
+#include "sim/output/outfile.h"
 #include "sim/engine/point.h"
 #include "models/base/errbuf.h"
 #include "sim/engine/run.h"
@@ -409,12 +410,8 @@ static void run_task(void *ctx, size_t i)
     md_run_t *u = &r->runs[r->order[i]];
     if (!pthread_equal(pthread_self(), j->main_thread)) {
         /* interrupts go to the thread that owns the output file (outfile.h) */
-        sigset_t s;
-        sigemptyset(&s);
-        sigaddset(&s, SIGINT);
-        sigaddset(&s, SIGTERM);
-        sigaddset(&s, SIGHUP);
-        pthread_sigmask(SIG_BLOCK, &s, NULL);
+        sigset_t old;
+        outfile_block_signals(&old);
     }
     run_result_t *res = malloc(sizeof *res);
     if (!res) {

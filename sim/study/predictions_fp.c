@@ -20,6 +20,7 @@
 #include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
 #include "models/base/errbuf.h"
+#include "sim/machine/infile.h"
 
 #ifndef CLEARSIM_SOURCE_DIR
 #define CLEARSIM_SOURCE_DIR "."
@@ -206,9 +207,9 @@ int predmd_newest_source(char *rel, size_t rellen, struct timespec *mtime, char 
 
 int predmd_read_fingerprint(const char *path, uint64_t *out, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
+    FILE *fp = infile_open(path, INFILE_MAX_TEXT_BYTES, NULL, err, errlen);
     if (!fp)
-        return errbuf_set(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return -1;
     char line[1024];
     size_t plen = strlen(PREDMD_FINGERPRINT_PREFIX);
     int found = 0; /* 1: a good line, -1: a malformed one */

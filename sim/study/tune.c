@@ -526,6 +526,7 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
         json_object_set_new(o, "strategy", json_string(tune_strategy_name(b->strategy)));
         json_object_set_new(o, "function", json_string(fn_of(r, b->strategy)));
         json_object_set_new(o, "merged", json_boolean(b->merged));
+        json_object_set_new(o, "outweighed", json_boolean(b->outweighed));
         json_object_set_new(o, "hardware_switch_inside", json_boolean(b->hw_switch_inside));
         json_object_set_new(o, "weight", jreal(b->weight));
         json_object_set_new(o, "gain", jreal(b->gain));
@@ -699,16 +700,35 @@ static void strat_label(const tune_result_t *r, tune_strategy_t s, char *buf, si
     snprintf(buf, len, "%s (%s)", tune_strategy_name(s), r->function[s]);
 }
 
+/* Does a band of the policy use non-temporal or line zeroing at or above
+ * the hardware switch point? */
+static bool policy_uses_sw_above_hw(const tune_result_t *r)
+{
+    for (size_t i = 0; i < r->n_bands; i++) {
+        tune_strategy_t s = r->bands[i].strategy;
+        if (s == TUNE_CURRENT)
+            s = r->current_as;
+        if ((s == TUNE_NONTEMPORAL || s == TUNE_LINEZERO) &&
+            (r->bands[i].to_bytes == 0 || r->bands[i].to_bytes > r->hw_switch_bytes))
+            return true;
+    }
+    return false;
+}
+
 static void print_policy(FILE *out, const tune_result_t *r)
 {
-    char a[64], b[32], c[64], l[96], x[64], y[64];
+    char a[64], b[32], c[64], l[96], x[96], y[64];
     const char *cur = r->function[TUNE_CURRENT];
+    const bool have_single = r->best_pair < r->n_pairs;
+    bool outweighed = false;
     fprintf(out,
-            "policy (a band must be %.3g%% cheaper than its neighbours at one size at least, "
-            "and by more than the points' error bounds):\n",
+            "policy (a band that is not the current policy must be %.3g%% cheaper than it, and "
+            "than a neighbour it would merge into, at one size at least, and by more than the "
+            "points' error bounds):\n",
             100 * r->min_gain);
     for (size_t i = 0; i < r->n_bands; i++) {
         const tune_band_t *bd = &r->bands[i];
+        outweighed = outweighed || bd->outweighed;
         unit_format_size(bd->from_bytes, a, sizeof a);
         if (bd->to_bytes)
             unit_format_size(bd->to_bytes, b, sizeof b);
@@ -727,31 +747,45 @@ static void print_policy(FILE *out, const tune_result_t *r)
                      r->hw_switch_key[0] == 's' ? "elision" : "write streaming", c,
                      r->hw_switch_key);
         }
+        const char *note = bd->merged       ? "; other strategies: no significant difference"
+                           : bd->outweighed ? "; another strategy is significantly cheaper at "
+                                              "some size, but not over the band's clears"
+                                            : "";
         const bool is_cur = strcmp(r->function[bd->strategy], cur) == 0;
         fprintf(out, "  [%s, %s) %s%s: %.1f%% of clears%s", a, b, l, hw, 100 * bd->weight, edge);
-        if (is_cur)
-            fprintf(out, "; the current policy%s\n",
-                    bd->merged ? " (other strategies: no significant difference)" : "");
-        else
-            fprintf(out,
-                    "; %s %s in the band (%.1f%% of the total time), %s the best single "
-                    "threshold%s\n",
-                    compare(bd->gain, x, sizeof x), cur, 100 * bd->gain_share,
-                    compare(bd->gain_over_single, y, sizeof y),
-                    bd->merged ? "; merged sizes: no significant difference" : "");
+        if (is_cur) {
+            fprintf(out, "; the current policy%s\n", note);
+        } else {
+            fprintf(out, "; %s %s in the band (%.1f%% of the total time)",
+                    compare(bd->gain, x, sizeof x), cur, 100 * bd->gain_share);
+            if (have_single)
+                fprintf(out, ", %s the best single threshold in the band",
+                        compare(bd->gain_over_single, y, sizeof y));
+            fprintf(out, "%s\n", note);
+        }
     }
     if (r->n_merged)
-        fprintf(out, "  %zu band%s merged: no significant difference\n", r->n_merged,
+        fprintf(out, "  %" PRIu64 " band%s merged: no significant difference\n", r->n_merged,
                 r->n_merged == 1 ? "" : "s");
-    if (r->policy_is_current)
+    if (r->policy_is_current && !outweighed)
         fprintf(out,
                 "policy: keep the current policy (%s); no other strategy is significantly "
                 "cheaper at any size\n",
                 cur);
-    else
+    else if (r->policy_is_current)
+        fprintf(out,
+                "policy: keep the current policy (%s); where another strategy is significantly "
+                "cheaper at a size, it saves too little over the distribution's clears\n",
+                cur);
+    else if (have_single)
         fprintf(out, "policy: %s the current policy (%s), %s the best single threshold\n",
                 compare(r->policy_gain, x, sizeof x), cur,
                 compare(r->policy_gain_over_single, y, sizeof y));
+    else
+        fprintf(out,
+                "policy: %s the current policy (%s); no single threshold saves "
+                "significant time\n",
+                compare(r->policy_gain, x, sizeof x), cur);
     for (size_t i = 0; i < r->n_pairs; i++) {
         const tune_pair_t *p = &r->pairs[i];
         strat_label(r, p->from, l, sizeof l);
@@ -764,15 +798,14 @@ static void print_policy(FILE *out, const tune_result_t *r)
             continue;
         }
         unit_format_size(p->threshold_bytes, a, sizeof a);
-        fprintf(out,
-                "single threshold %s -> %s%s: switch at %s; %s %s alone, %s the current "
-                "policy\n",
-                l, c, i == r->best_pair ? " (the best)" : "", a,
-                compare(p->gain_over_from, x, sizeof x), r->function[p->from],
-                compare(p->gain, y, sizeof y));
+        fprintf(out, "single threshold %s -> %s%s: switch at %s; %s the current policy\n", l, c,
+                i == r->best_pair ? " (the best)" : "", a, compare(p->gain, y, sizeof y));
     }
     if (r->hw_switch) {
         fmt_size(r->hw_switch_bytes, a, sizeof a);
+        snprintf(x, sizeof x, "%s%s%s", r->function[TUNE_TEMPORAL],
+                 r->current_as == TUNE_CURRENT ? " or " : "",
+                 r->current_as == TUNE_CURRENT ? cur : "");
         fprintf(out, "hardware switch point: %s stops allocating from %s (%s)",
                 r->function[TUNE_TEMPORAL], a, r->hw_switch_key);
         if (!r->hw_checked)
@@ -780,17 +813,19 @@ static void print_policy(FILE *out, const tune_result_t *r)
         else if (r->hw_agrees)
             fprintf(out,
                     "; above it software non-temporal or line-zeroing stores gain at most "
-                    "%.1f%% over %s%s%s: no software threshold beats it\n",
-                    100 * fmax(0, r->hw_software_gain), r->function[TUNE_TEMPORAL],
-                    r->current_as == TUNE_CURRENT ? " or " : "",
-                    r->current_as == TUNE_CURRENT ? cur : "");
+                    "%.1f%% over %s: no software threshold beats it\n",
+                    100 * fmax(0, r->hw_software_gain), x);
+        else if (policy_uses_sw_above_hw(r))
+            fprintf(out,
+                    "; above it software non-temporal or line-zeroing stores gain up to "
+                    "%.1f%% over %s, and the policy uses them there\n",
+                    100 * r->hw_software_gain, x);
         else
             fprintf(out,
                     "; above it software non-temporal or line-zeroing stores gain up to "
-                    "%.1f%% over %s%s%s, and the policy uses them there\n",
-                    100 * r->hw_software_gain, r->function[TUNE_TEMPORAL],
-                    r->current_as == TUNE_CURRENT ? " or " : "",
-                    r->current_as == TUNE_CURRENT ? cur : "");
+                    "%.1f%% over %s at some size, too little over the distribution's clears "
+                    "for the policy to use them\n",
+                    100 * r->hw_software_gain, x);
     }
 }
 

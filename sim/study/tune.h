@@ -25,11 +25,18 @@
  *    consumer touches after each clear (reuse x S, or 4 KiB for `subpage`,
  *    at most the window, rounded up to a 64-byte line);
  *    refetch_seconds = (that run's seconds / n) - clear_seconds.
- *  - Threshold of a pair (a, b), a the smaller-size strategy: the smallest
- *    size of the distribution from which b's total is below a's at every
- *    larger size too; none when b is not cheaper at the largest size.
- *    Expected time per clear of a policy = sum(w_i t_i) / sum(w_i) over the
- *    distribution; gain over current = 1 - policy / current.
+ *  - The faulting thread (subpage with delay_bytes D): two more runs, with
+ *    n' = max(1, ceil(1.25 x (L2 + L3) / (S + D))) calls, each followed by D
+ *    bytes of other reads: the base run without touches, and the run that
+ *    touches the first 4 KiB before the reads and the rest (up to the window)
+ *    after them; refetch_seconds = the difference per call. With fewer
+ *    calls their clears may meet cached memory, but that cost is in both
+ *    runs and cancels; the JSON's calls and buffer_bytes are the clear-only
+ *    run's.
+ *  - Expected time per clear of a policy = sum(w_i t_i) / sum(w_i) over the
+ *    distribution; gain over current = 1 - policy / current. The policy,
+ *    the best single thresholds and the hardware switch check come from the
+ *    curve in tune_policy.c (its header gives the rules).
  *  - Extent cap (preemption none or voluntary), with the current function
  *    and no reuse: first the largest power of two from 4 KiB to 1 GiB whose
  *    predicted clear time fits the budget (a guess from a 2 MiB clear's
@@ -69,10 +76,11 @@ typedef enum tune_strategy {
 
 #define TUNE_PAIRS_MAX  3
 #define TUNE_SIZES_MAX  4096
-#define TUNE_MIN_EXP    12    /* the default sizes and the extent cap's search: from 4 KiB */
+#define TUNE_MIN_EXP    12    /* the extent cap's search: from 4 KiB */
 #define TUNE_MAX_EXP    30    /* ... to 1 GiB */
 #define TUNE_LINE_BYTES 64ull /* every size is a multiple of this */
 #define TUNE_MIN_GAIN   0.01  /* default significance of a band: 1% less time */
+#define TUNE_TEXT_MAX   1024  /* a distribution's name or source */
 
 typedef struct tune_size {
     uint64_t size_bytes;
@@ -113,14 +121,15 @@ typedef struct tune_point {
     double error_bound;
 } tune_point_t;
 
-/* The best single threshold from temporal to one other strategy. */
+/* The best single threshold from the current policy to one other strategy. */
 typedef struct tune_pair {
-    tune_strategy_t from, to;
-    bool found;               /* false: `from` at every size is cheapest ("never switch") */
+    tune_strategy_t from, to; /* from: the current policy's strategy */
+    bool found;               /* false: `from` at every size ("never switch") */
     uint64_t threshold_bytes; /* the first size that uses `to` */
     double expected_seconds;  /* per clear, using `from` below and `to` from the threshold */
     double gain;              /* 1 - expected / current's expected */
-    double gain_over_from;    /* 1 - expected / the expected of `from` at every size */
+    double gain_over_from;    /* 1 - expected / the expected of `from` at every size (=
+                               * gain: `from` is the current policy) */
 } tune_pair_t;
 
 /* One band of the piecewise policy: the sampled sizes first..last use one
@@ -132,14 +141,18 @@ typedef struct tune_band {
                                * lies in (after_bytes, from_bytes] */
     uint64_t to_bytes;        /* the next band's from_bytes (0: no upper edge) */
     tune_strategy_t strategy; /* TUNE_CURRENT only when current has its own curve */
-    bool merged;              /* holds sizes where another strategy was cheaper by less
-                               * than the significance threshold */
-    bool hw_switch_inside;    /* temporal, and the hardware's own switch point
+    bool merged;              /* holds sizes where another strategy was cheaper, each by
+                               * no more than the significance threshold */
+    bool outweighed;          /* holds a size where another strategy is significantly
+                               * cheaper, but not over the band's weighted clears */
+    bool hw_switch_inside;    /* temporal or current, and the hardware's own switch point
                                * (tune_result_t.hw_switch_bytes) is at or below sizes[last] */
     double weight;            /* the band's share of the distribution's clears */
     double gain;              /* within the band: 1 - sum(w t) / sum(w t_current) */
     double gain_share;        /* the band's part of the policy's gain over current */
-    double gain_over_single;  /* within the band, over the best single threshold */
+    double gain_over_single;  /* within the band, over the best single threshold (the
+                               * current policy when no threshold is found); may be
+                               * negative in one band, never over the whole policy */
 } tune_band_t;
 
 typedef struct tune_result {
@@ -155,9 +168,9 @@ typedef struct tune_result {
     tune_point_t *curve; /* by size, then strategy */
     size_t n_curve;
     uint64_t delay_bytes;
-    char dist_name[64];
-    char dist_source[256];
-    tune_pair_t pairs[TUNE_PAIRS_MAX]; /* temporal -> nontemporal, temporal -> linezero */
+    char dist_name[TUNE_TEXT_MAX];
+    char dist_source[TUNE_TEXT_MAX];
+    tune_pair_t pairs[TUNE_PAIRS_MAX]; /* current -> nontemporal, current -> linezero */
     size_t n_pairs;
     size_t best_pair; /* the pair of the best single threshold (n_pairs: none found) */
     double current_expected_seconds;

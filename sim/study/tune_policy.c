@@ -23,17 +23,24 @@
  *    current policy too, so no band's gain has the wrong sign. If no band is
  *    left that differs from the current policy, the policy is the current
  *    one ("no significant difference").
- *  - Best single threshold of temporal -> X: every k, temporal below
- *    sizes[k], X from it, and k = n for "never"; the least expected time
- *    wins, ties the later switch. A switch whose X beats temporal by no more
- *    than the significance threshold at every size from it is "never". The policy is never reported
- * worse than it: when the best single threshold is cheaper than the merged bands, the bands become
- * that threshold's two bands.
+ *  - Best single threshold from the current policy to X (nontemporal or
+ *    linezero): every k, the current policy below sizes[k], X from it, and
+ *    k = n for "never"; the least expected time wins, ties the later switch.
+ *    A switch whose X beats the current policy by no more than the
+ *    significance threshold at every size from it is "never". The policy is
+ *    never worse than the best single threshold: when that threshold is
+ *    cheaper than the merged bands, the bands become its two bands (which
+ *    obey the rules: its switch is significant and saves time over its band).
+ *  - A band is `merged` when some size in it has a cheaper strategy, each by
+ *    no more than the significance threshold; `outweighed` when one is
+ *    significantly cheaper at some size but the band's strategy is cheaper
+ *    over the band's weighted clears.
  *  - Units: bytes, seconds; gains are fractions of time saved.
  */
 #include "sim/study/tune.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,16 +251,16 @@ static size_t count_bands(const tune_strategy_t *as, size_t n)
     return k;
 }
 
-/* The best single threshold temporal -> pair->to, written into *pair; the
- * assignment it gives into as (may be NULL). */
-static void single(const pol_t *p, tune_pair_t *pair, double temporal_expected, tune_strategy_t *as)
+/* The best single threshold from the current policy to pair->to, written
+ * into *pair; the assignment it gives into as (may be NULL). */
+static void single(const pol_t *p, tune_pair_t *pair, tune_strategy_t *as)
 {
     size_t best_k = p->n;
     double best = INFINITY;
     for (size_t k = p->n + 1; k-- > 0;) {
         double sum = 0, wsum = 0;
         for (size_t i = 0; i < p->n; i++) {
-            sum += p->sizes[i].weight * t_of(p, i, i >= k ? pair->to : pair->from);
+            sum += p->sizes[i].weight * t_of(p, i, i >= k ? pair->to : p->cur);
             wsum += p->sizes[i].weight;
         }
         double e = sum / wsum;
@@ -263,23 +270,37 @@ static void single(const pol_t *p, tune_pair_t *pair, double temporal_expected, 
         }
     }
     /* a switch that saves no significant time at any size is no switch */
-    if (best_k < p->n && !(excess(p, best_k, p->n - 1, pair->to, pair->from) > 0)) {
+    if (best_k < p->n && !(excess(p, best_k, p->n - 1, pair->to, p->cur) > 0)) {
         best_k = p->n;
-        double sum = 0, wsum = 0;
-        for (size_t i = 0; i < p->n; i++) {
-            sum += p->sizes[i].weight * t_of(p, i, pair->from);
-            wsum += p->sizes[i].weight;
-        }
-        best = sum / wsum;
+        best = p->r->current_expected_seconds;
     }
     pair->found = best_k < p->n;
     pair->threshold_bytes = pair->found ? p->sizes[best_k].size_bytes : 0;
     pair->expected_seconds = best;
     pair->gain = 1.0 - best / p->r->current_expected_seconds;
-    pair->gain_over_from = 1.0 - best / temporal_expected;
+    pair->gain_over_from = pair->gain;
     if (as)
         for (size_t i = 0; i < p->n; i++)
-            as[i] = i >= best_k ? pair->to : pair->from;
+            as[i] = i >= best_k ? pair->to : p->cur;
+}
+
+/* Is some other strategy cheaper than as[i] at size i: *any by any margin,
+ * *sig by more than the significance threshold. */
+static void cheaper_at(const pol_t *p, size_t i, tune_strategy_t s, bool *any, bool *sig)
+{
+    static const tune_strategy_t all[] = {TUNE_TEMPORAL, TUNE_NONTEMPORAL, TUNE_LINEZERO,
+                                          TUNE_CURRENT};
+    for (size_t q = 0; q < 4; q++) {
+        if (!in_curve(p->r, all[q]) || all[q] == s)
+            continue;
+        double ts = t_of(p, i, s), tq = t_of(p, i, all[q]);
+        if (!(tq < ts))
+            continue;
+        *any = true;
+        double thr = fmax(p->min_gain, eb_of(p, i, s) + eb_of(p, i, all[q]));
+        if (1.0 - tq / ts > thr)
+            *sig = true;
+    }
 }
 
 int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result_t *r, char *err,
@@ -290,6 +311,12 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
     r->n_bands = 0;
     if (n == 0)
         return errbuf_set(err, errlen, "no sizes to tune");
+    if (!r->curve || r->n_curve != n * per_size(r))
+        return errbuf_set(err, errlen, "internal: the curve has %zu points, not %zu sizes x %zu",
+                          r->n_curve, n, per_size(r));
+    for (size_t i = 0; i < r->n_curve; i++)
+        if (!(r->curve[i].total_seconds >= 0) || !isfinite(r->curve[i].total_seconds))
+            return errbuf_set(err, errlen, "internal: a point of the curve has no time");
     pol_t p = {.sizes = sizes,
                .n = n,
                .min_gain = min_gain > 0 ? min_gain : 0,
@@ -302,25 +329,21 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
         free(one);
         return errbuf_set(err, errlen, "out of memory");
     }
-    for (size_t i = 0; i < n; i++) {
-        one[i] = TUNE_TEMPORAL;
+    for (size_t i = 0; i < n; i++)
         as[i] = p.cur;
-    }
     r->current_expected_seconds = expected(&p, as);
-    const double temporal_expected = expected(&p, one);
 
-    /* single thresholds */
+    /* single thresholds from the current policy */
     r->n_pairs = 0;
-    r->best_pair = 0;
     const tune_strategy_t to[] = {TUNE_NONTEMPORAL, TUNE_LINEZERO};
     for (size_t k = 0; k < 2; k++) {
-        if (!r->have[to[k]])
+        if (!r->have[to[k]] || to[k] == p.cur)
             continue;
         tune_pair_t *pr = &r->pairs[r->n_pairs++];
         memset(pr, 0, sizeof *pr);
-        pr->from = TUNE_TEMPORAL;
+        pr->from = r->current_as;
         pr->to = to[k];
-        single(&p, pr, temporal_expected, NULL);
+        single(&p, pr, NULL);
     }
     r->best_pair = r->n_pairs;
     for (size_t k = 0; k < r->n_pairs; k++)
@@ -328,13 +351,13 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
             (r->best_pair == r->n_pairs ||
              r->pairs[k].expected_seconds < r->pairs[r->best_pair].expected_seconds))
             r->best_pair = k;
-    double single_expected =
-        r->best_pair < r->n_pairs ? r->pairs[r->best_pair].expected_seconds : temporal_expected;
+    const double single_expected = r->best_pair < r->n_pairs
+                                       ? r->pairs[r->best_pair].expected_seconds
+                                       : r->current_expected_seconds;
 
     /* raw bands: the cheapest strategy at each size */
     static const tune_strategy_t pref[] = {TUNE_TEMPORAL, TUNE_NONTEMPORAL, TUNE_LINEZERO,
                                            TUNE_CURRENT};
-    size_t raw_bands;
     for (size_t i = 0; i < n; i++) {
         tune_strategy_t w = p.cur;
         for (size_t k = 0; k < 4; k++)
@@ -342,20 +365,20 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
                 w = pref[k];
         as[i] = w;
     }
-    raw_bands = count_bands(as, n);
+    const size_t raw_bands = count_bands(as, n);
     for (;;) {
         while (merge_once(&p, as))
             ;
         if (!drop_losers(&p, as))
             break;
     }
-    r->n_merged = raw_bands - count_bands(as, n);
-    /* never worse than the best single threshold */
-    if (r->best_pair < r->n_pairs && single_expected < expected(&p, as)) {
-        single(&p, &r->pairs[r->best_pair], temporal_expected, as);
-        drop_losers(&p, as); /* only lowers the cost */
-        r->n_merged = raw_bands > count_bands(as, n) ? raw_bands - count_bands(as, n) : 0;
-    }
+    /* never worse than the best single threshold: its two bands obey the
+     * rules above (its switch is significant, and cheaper than the current
+     * policy over its band, else it would be "never") */
+    if (r->best_pair < r->n_pairs && single_expected < expected(&p, as))
+        single(&p, &r->pairs[r->best_pair], as);
+    const size_t bands = count_bands(as, n);
+    r->n_merged = raw_bands > bands ? (uint64_t)(raw_bands - bands) : 0;
     r->policy_is_current = true;
     for (size_t i = 0; i < n; i++)
         r->policy_is_current = r->policy_is_current && as[i] == p.cur;
@@ -364,7 +387,7 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
     r->policy_gain_over_single = 1.0 - r->policy_expected_seconds / single_expected;
 
     /* the bands */
-    r->n_bands = count_bands(as, n);
+    r->n_bands = bands;
     r->bands = calloc(r->n_bands, sizeof *r->bands);
     if (!r->bands) {
         free(as);
@@ -379,7 +402,10 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
     /* the best single threshold's assignment, for the bands' gain over it */
     if (r->best_pair < r->n_pairs) {
         tune_pair_t tmp = r->pairs[r->best_pair];
-        single(&p, &tmp, temporal_expected, one);
+        single(&p, &tmp, one);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            one[i] = p.cur;
     }
     size_t k = 0;
     for (size_t a = 0; a < n; k++) {
@@ -392,17 +418,16 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
         bd->after_bytes = a == 0 ? 0 : sizes[a - 1].size_bytes;
         bd->to_bytes = b + 1 < n ? sizes[b + 1].size_bytes : 0;
         double w = 0, c = 0, cc = 0, cs = 0;
-        bool merged = false;
+        bool any = false, sig = false;
         for (size_t i = a; i <= b; i++) {
             w += sizes[i].weight;
             c += sizes[i].weight * t_of(&p, i, as[i]);
             cc += sizes[i].weight * t_of(&p, i, p.cur);
             cs += sizes[i].weight * t_of(&p, i, one[i]);
-            for (size_t q = 0; q < 4; q++)
-                if (in_curve(r, pref[q]) && t_of(&p, i, pref[q]) < t_of(&p, i, as[i]))
-                    merged = true;
+            cheaper_at(&p, i, as[i], &any, &sig);
         }
-        bd->merged = merged;
+        bd->merged = any && !sig;
+        bd->outweighed = sig;
         bd->weight = w / wsum;
         bd->gain = cc > 0 ? 1.0 - c / cc : 0;
         bd->gain_share = cur_total > 0 ? (cc - c) / cur_total : 0;
@@ -413,7 +438,9 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
         a = b + 1;
     }
 
-    /* the hardware's switch point against software non-temporal stores */
+    /* the hardware's switch point against software non-temporal stores: it
+     * agrees when no band of the policy uses them there and they save no
+     * significant time at any size there */
     r->hw_checked = false;
     r->hw_software_gain = 0;
     r->hw_agrees = true;
@@ -422,10 +449,17 @@ int tune_policy(const tune_size_t *sizes, size_t n, double min_gain, tune_result
             if (sizes[i].size_bytes < r->hw_switch_bytes)
                 continue;
             r->hw_checked = true;
-            double tt = fmin(t_of(&p, i, TUNE_TEMPORAL), t_of(&p, i, TUNE_CURRENT));
-            for (size_t q = 0; q < 2; q++)
-                if (r->have[to[q]] && tt > 0)
-                    r->hw_software_gain = fmax(r->hw_software_gain, 1.0 - t_of(&p, i, to[q]) / tt);
+            tune_strategy_t base =
+                t_of(&p, i, TUNE_TEMPORAL) < t_of(&p, i, p.cur) ? TUNE_TEMPORAL : p.cur;
+            double tt = t_of(&p, i, base);
+            for (size_t q = 0; q < 2; q++) {
+                if (!r->have[to[q]] || !(tt > 0))
+                    continue;
+                double g = 1.0 - t_of(&p, i, to[q]) / tt;
+                r->hw_software_gain = fmax(r->hw_software_gain, g);
+                if (g > fmax(p.min_gain, eb_of(&p, i, to[q]) + eb_of(&p, i, base)))
+                    r->hw_agrees = false;
+            }
             tune_strategy_t s = resolve(r, as[i]);
             if (s == TUNE_NONTEMPORAL || s == TUNE_LINEZERO)
                 r->hw_agrees = false;

@@ -18,9 +18,11 @@
 #include <string.h>
 #include <strings.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #include "sim/machine/catalog.h"
+#include "sim/machine/infile.h"
 
 #include "models/base/errbuf.h"
 #include "sim/output/csv.h"
@@ -135,9 +137,10 @@ int tune_parse_sizes(const char *dist, tune_size_t **out, size_t *n, char *err, 
                 goto bad;
             }
         }
-        if (unit_parse_size(item, &size, why, sizeof why) != 0 || size == 0) {
+        int size_bad = unit_parse_size(item, &size, why, sizeof why);
+        if (size_bad || size == 0) {
             errbuf_set(err, errlen, "--sizes '%.64s': size '%s': %s", dist, item,
-                       size == 0 ? "must be greater than 0" : why);
+                       size_bad ? why : "must be greater than 0");
             goto bad;
         }
         if (push_size(out, n, &cap, size, w) != 0) {
@@ -178,9 +181,10 @@ static int csv_size_row(void *ctx, const csv_row_t *row, char *err, size_t errle
     const char *a = row->fields[0], *b = row->n == 2 ? row->fields[1] : NULL;
     uint64_t size;
     double w = 1.0;
-    if (unit_parse_size(a, &size, why, sizeof why) != 0 || size == 0)
+    int size_bad = unit_parse_size(a, &size, why, sizeof why);
+    if (size_bad || size == 0)
         return errbuf_set(err, errlen, "%s:%zu: size '%.64s': %s", c->path, row->lineno, a,
-                          size == 0 ? "must be greater than 0" : why);
+                          size_bad ? why : "must be greater than 0");
     if (b && parse_weight(b, &w, why, sizeof why) != 0)
         return errbuf_set(err, errlen, "%s:%zu: weight '%.64s': %s", c->path, row->lineno, b, why);
     if (push_size(c->out, c->n, c->cap, size, w) != 0)
@@ -195,20 +199,24 @@ static int load_csv(const char *path, tune_size_t **out, size_t *n, size_t *cap,
                     size_t errlen)
 {
     csv_sizes_t c = {path, out, n, cap};
-    return csv_read(path, CSV_COMMENTS | CSV_NEED_HEADER, csv_size_row, &c, err, errlen) < 0 ? -1
-                                                                                             : 0;
+    return csv_read(path, CSV_COMMENTS | CSV_NEED_HEADER | CSV_SMALL, csv_size_row, &c, err,
+                    errlen) < 0
+               ? -1
+               : 0;
 }
 
-static int load_yaml(FILE *f, const char *path, tune_size_t **out, size_t *n, size_t *cap,
-                     char *err, size_t errlen)
+static int load_yaml(const char *text, size_t len, const char *path, tune_size_t **out, size_t *n,
+                     size_t *cap, char *err, size_t errlen)
 {
     yaml_parser_t p;
     yaml_document_t doc;
     char why[256];
     int rc = 0;
+    if (infile_yaml_bounds(text, len, path, err, errlen) != 0)
+        return -1;
     if (!yaml_parser_initialize(&p))
         return errbuf_set(err, errlen, "out of memory");
-    yaml_parser_set_input_file(&p, f);
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     if (!yaml_parser_load(&p, &doc)) {
         rc = errbuf_set(err, errlen, "%s:%zu:%zu: %s", path, p.problem_mark.line + 1,
                         p.problem_mark.column + 1, p.problem ? p.problem : "YAML error");
@@ -233,9 +241,10 @@ static int load_yaml(FILE *f, const char *path, tune_size_t **out, size_t *n, si
             }
             const char *ks = (const char *)k->data.scalar.value;
             const char *vs = (const char *)v->data.scalar.value;
-            if (unit_parse_size(ks, &size, why, sizeof why) != 0 || size == 0)
+            int size_bad = unit_parse_size(ks, &size, why, sizeof why);
+            if (size_bad || size == 0)
                 rc = errbuf_set(err, errlen, "%s:%zu: size '%.64s': %s", path, line, ks,
-                                size == 0 ? "must be greater than 0" : why);
+                                size_bad ? why : "must be greater than 0");
             else if (parse_weight(vs, &w, why, sizeof why) != 0)
                 rc = errbuf_set(err, errlen, "%s:%zu: weight '%.64s': %s", path,
                                 v->start_mark.line + 1, vs, why);
@@ -262,11 +271,13 @@ int tune_load_sizes(const char *path, tune_size_t **out, size_t *n, char *err, s
                           path);
     int rc;
     if (yaml) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            return errbuf_set(err, errlen, "--sizes-file %.200s: %s", path, strerror(errno));
-        rc = load_yaml(f, path, out, n, &cap, err, errlen);
-        fclose(f);
+        char *text;
+        size_t len;
+        rc = infile_read(path, INFILE_MAX_SIZES_BYTES, NULL, &text, &len, err, errlen);
+        if (rc == 0) {
+            rc = load_yaml(text, len, path, out, n, &cap, err, errlen);
+            free(text);
+        }
     } else {
         rc = load_csv(path, out, n, &cap, err, errlen);
     }
@@ -328,9 +339,10 @@ size_t tune_dist_list(char names[][64], size_t max)
 void tune_sizes_source(const char *path, char *source, size_t len)
 {
     source[0] = '\0';
-    FILE *f = fopen(path, "r");
+    char why[256];
+    FILE *f = infile_open(path, INFILE_MAX_SIZES_BYTES, NULL, why, sizeof why);
     if (!f)
-        return;
+        return; /* the load itself says why */
     char line[512];
     for (int k = 0; k < 64 && fgets(line, sizeof line, f); k++) {
         const char *p = line;
@@ -367,8 +379,8 @@ int tune_dist_load(const char *name, caller_preempt_t preempt, tune_size_t **out
     if (!catalog_valid_name(nm) || strlen(name) >= sizeof nm || dist_path(nm, path, sizeof path)) {
         return errbuf_set(err, errlen, "--dist '%.64s': not a distribution name", name);
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
         char names[32][64], list[32 * 66] = "";
         size_t k = tune_dist_list(names, 32);
         for (size_t i = 0; i < k; i++) {
@@ -378,8 +390,9 @@ int tune_dist_load(const char *name, caller_preempt_t preempt, tune_size_t **out
         return errbuf_set(err, errlen, "--dist '%.64s': no such distribution (known: %s%s)", nm,
                           k ? list : "none found in ", k ? "" : cfg_configs_dir());
     }
-    fclose(f);
     snprintf(resolved, rlen, "%s", nm);
+    if (tune_load_sizes(path, out, n, err, errlen) != 0)
+        return -1;
     tune_sizes_source(path, source, slen);
-    return tune_load_sizes(path, out, n, err, errlen);
+    return 0;
 }

@@ -10,6 +10,35 @@ BADCLI="$CLEARSIM_SOURCE_DIR/tests/fixtures/bad_cli"
 GOOD="$CLEARSIM_SOURCE_DIR/tests/fixtures/good"
 [[ -r "$TABLE" ]] || fail "cannot read $TABLE"
 
+# Generated inputs (@IN@ = this directory): FIFOs without a writer, a directory named like
+# a file, YAML nesting and anchor bombs one past the bounds of sim/machine/infile.h, files
+# past the size caps, and calibration data with an id given twice.
+IN="$TMPD/inputs"
+mkdir -p "$IN/dir.csv"
+mkfifo "$IN/fifo" "$IN/fifo.csv" "$IN/fifo.yaml"
+{ printf 'name: x\nisa: x86_64\nx: '; printf '[%.0s' $(seq 65); printf ']%.0s' $(seq 65); echo; } >"$IN/nest.yaml"
+{ echo 'name: x'; for i in $(seq 1025); do echo "k$i: &a$i 1"; done; } >"$IN/anchors.yaml"
+{ echo 'name: x'; echo 'a: &a 1'; printf 'b: ['; for i in $(seq 1025); do printf '*a, '; done; echo '*a]'; } >"$IN/aliases.yaml"
+python3 -c "import sys; sys.stdout.write('size,weight\\n' + '4KB,1\\n' * 700000)" >"$IN/big.csv"
+python3 -c "import sys; sys.stdout.write('name: x\\n# ' + 'x' * (4 << 20) + '\\n')" >"$IN/big.yaml"
+python3 - "$CLEARSIM_SOURCE_DIR/data/calibration/zen3-epyc-7j13.yaml" "$IN/dupids.yaml" <<'PY' ||
+import re, sys
+text = open(sys.argv[1]).read()
+head, sep, cases = text.partition("\ncases:\n")
+items = cases[cases.index("  - "):]
+first = re.split(r"\n(?=  - )", items)[0]
+open(sys.argv[2], "w").write(head + sep + first + "\n" + first + "\n")
+PY
+    fail "cannot write the calibration data with an id given twice"
+
+# a case that blocks must fail, not hang the table
+cs() {
+    set +e
+    timeout -k 5 60 "$CLEARSIM_BIN" "$@" >"$OUT" 2>"$ERR" </dev/null
+    RC=$?
+    set -e
+}
+
 host_arch=$(uname -m)
 host_flags=$(grep -m1 -E '^(flags|Features)[[:space:]]*:' /proc/cpuinfo 2>/dev/null | cut -d: -f2 || true)
 
@@ -66,6 +95,7 @@ while IFS= read -r line || [[ -n "$line" ]]; do
     args=${args//@BADCLI@/$BADCLI}
     args=${args//@GOOD@/$GOOD}
     args=${args//@TMP@/$case_tmp}
+    args=${args//@IN@/$IN}
     eval "argv=($args)"
     cs "${argv[@]}"
     shown="clearsim ${argv[*]}"
@@ -75,7 +105,9 @@ while IFS= read -r line || [[ -n "$line" ]]; do
         continue
     fi
     lines=$(wc -l <"$ERR")
-    if [[ $RC -gt 128 ]]; then
+    if [[ $RC -eq 124 ]]; then
+        failures+=("$where: $shown: did not finish in 60 s (a hang)")
+    elif [[ $RC -gt 128 ]]; then
         failures+=("$where: $shown: killed by signal $((RC - 128))")
     elif [[ $RC -ne $code ]]; then
         failures+=("$where: $shown: exit $RC, expected $code; stderr: $(head -c 300 "$ERR")")

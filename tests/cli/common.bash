@@ -37,6 +37,22 @@ cs() {
     set -e
 }
 
+# bundled_machines: the bundled machine files to loop over, one path per line. In the
+# Sanitize build (CLEARSIM_SANITIZE=1) a loop that repeats one code path over every machine
+# for its numbers takes one x86-64 and one arm64 file, and says so: memory errors show on
+# any machine, and the Release run checks the numbers of all.
+# bundled_machines [X86 ARM]: the two of the Sanitize build (default zen3-epyc-7j13 and
+# graviton3).
+bundled_machines() {
+    local f x86=${1:-zen3-epyc-7j13} arm=${2:-graviton3}
+    if [[ "${CLEARSIM_SANITIZE:-0}" == 1 ]]; then
+        echo "note: sanitize build: $x86 and $arm only (the Release build covers every machine)" >&2
+        for f in "$x86" "$arm"; do echo "$CLEARSIM_SOURCE_DIR/configs/$f.yaml"; done
+        return
+    fi
+    for f in "$CLEARSIM_SOURCE_DIR"/configs/*.yaml; do echo "$f"; done
+}
+
 need_python() {
     command -v python3 >/dev/null 2>&1 || skip "python3 is not installed (bash .ci/setup installs it)"
 }

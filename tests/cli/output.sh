@@ -51,13 +51,14 @@ set -e
 # an interrupt during the run: the process dies of the signal, the old file is untouched
 # and the temporary is gone. The run is long (1 TiB x 1000 loops, exact) and the signal is
 # sent once the temporary exists, so the outcome does not depend on timing.
-for sig in TERM INT; do
+# Every terminating signal that can be caught behaves as SIGINT does (sim/output/outfile.c).
+for sig in TERM INT HUP QUIT USR1 USR2 PIPE ALRM XFSZ XCPU VTALRM PROF; do
     python3 - "$CLEARSIM_BIN" "$D" "$sig" "$CLEARSIM_SOURCE_DIR/tests/fixtures/good/minimal.yaml" <<'PY' ||
 import os, signal, subprocess, sys, time
 binary, d, sig, machine = sys.argv[1:]
 target = os.path.join(d, "keep.csv")
 def default_signals():
-    for s in (signal.SIGINT, signal.SIGTERM):
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(s, signal.SIG_DFL)
 p = subprocess.Popen([binary, "run", "--machine", machine, "-s", "1TB", "-l", "1000", "--exact",
                       "-q", "--output", target], preexec_fn=default_signals,
