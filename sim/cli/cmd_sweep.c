@@ -8,24 +8,31 @@
  *    sim/output/outfile.c (a temporary renamed over FILE at the end, so FILE is
  *    either the old file or the complete new one).
  *  - csv output is written in point order as batches of points finish and
- *    flushed after each batch; with --output FILE an interrupted sweep
- *    leaves what it wrote in FILE.partial, which --resume reads too.
+ *    flushed after each batch. With --output FILE, each batch's rows are also
+ *    appended to FILE.partial at once (open_partial: flushed and fsync'ed), a
+ *    plain file outside the atomic output, so no completed row is lost to an
+ *    interrupt, a crash or a full disk; --resume reads it too and appends to
+ *    it. The completed FILE makes it redundant, and it is removed.
  *  - --resume keeps every row of FILE (and FILE.partial) whose point belongs
  *    to this sweep and shard, byte for byte, and runs the others. A row whose
  *    header, point or sweep.* values do not match this sweep is an error:
- *    FILE was written by another command line.
+ *    FILE was written by another command line; so is a row whose fields are
+ *    not what a sweep writes (check_fields).
  *  - Exit status: 0 when the output was written (points with an error are
  *    rows with an `error`, counted in a note on stderr), 1 runtime error, 2
  *    usage error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/cli/cmd_common.h"
@@ -35,6 +42,7 @@
 #include "sim/output/outfile.h"
 #include "sim/engine/progress.h"
 #include "sim/study/sweep.h"
+#include "sim/machine/infile.h"
 #include "sim/machine/optval.h"
 #include "sim/machine/units.h"
 #include "models/base/errbuf.h"
@@ -163,6 +171,56 @@ static bool slot_of(const have_t *h, uint64_t p, size_t *slot)
     return *slot < h->n_slots;
 }
 
+/* The text columns of a sweep's csv; every other column after the axes holds
+ * a number (empty when the point has an error), `extrapolated` a boolean. */
+static bool text_column(const char *name)
+{
+    static const char *const text[] = {"machine", "set",     "workload", "function", "caller",
+                                       "fault",   "preempt", "thp",      "error",    NULL};
+    for (size_t i = 0; text[i]; i++)
+        if (strcmp(name, text[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A kept row's fields: numbers where numbers belong, and a measured figure
+ * unless the row says why it has none. An edited row is an error naming its
+ * line, not a result. */
+static int check_fields(const have_t *h, const csv_row_t *row, char *err, size_t errlen)
+{
+    const size_t first = 1 + sweep_n_axes(h->sw);
+    const char *error = "";
+    for (size_t i = first; i < row->n; i++)
+        if (strcmp(row->header[i], "error") == 0)
+            error = row->fields[i];
+    for (size_t i = first; i < row->n; i++) {
+        const char *name = row->header[i], *v = row->fields[i];
+        if (text_column(name))
+            continue;
+        if (strcmp(name, "extrapolated") == 0) {
+            if (v[0] && strcmp(v, "true") != 0 && strcmp(v, "false") != 0)
+                return errbuf_set(err, errlen, "%s:%zu: %s '%.32s' is not true or false", h->path,
+                                  row->lineno, name, v);
+            continue;
+        }
+        if (!v[0]) {
+            if (!error[0] && strcmp(name, "bytes_per_sec") == 0)
+                return errbuf_set(err, errlen,
+                                  "%s:%zu: bytes_per_sec is empty, and the row gives no error",
+                                  h->path, row->lineno);
+            continue;
+        }
+        char *end;
+        errno = 0;
+        double d = strtod(v, &end);
+        if (*end != '\0' || errno != 0 || !isfinite(d) || d < 0)
+            return errbuf_set(err, errlen,
+                              "%s:%zu: %s '%.32s' is not a number (an edited or damaged row)",
+                              h->path, row->lineno, name, v);
+    }
+    return 0;
+}
+
 static int on_csv_row(void *ctx, const csv_row_t *row, char *err, size_t errlen)
 {
     have_t *h = ctx;
@@ -190,6 +248,8 @@ static int on_csv_row(void *ctx, const csv_row_t *row, char *err, size_t errlen)
             return -1;
         }
     }
+    if (check_fields(h, row, err, errlen) != 0)
+        return -1;
     if (!h->rows[slot]) {
         h->rows[slot] = strdup(row->line);
         if (!h->rows[slot]) {
@@ -204,8 +264,13 @@ static int read_json(have_t *h, char *err, size_t errlen)
 {
     if (access(h->path, F_OK) != 0)
         return 0;
+    char *text;
+    size_t len;
+    if (infile_read(h->path, INFILE_MAX_JSON_BYTES, NULL, &text, &len, err, errlen) != 0)
+        return -1;
     json_error_t je;
-    json_t *root = json_load_file(h->path, 0, &je);
+    json_t *root = json_loadb(text, len, 0, &je);
+    free(text);
     if (!root) {
         errbuf_set(err, errlen, "%s:%d: %s", h->path, je.line, je.text);
         return -1;
@@ -299,13 +364,80 @@ static bool slot_kept(const have_t *h, size_t k)
     return (h->rows && h->rows[k]) || (h->objs && h->objs[k]);
 }
 
+/* FILE.partial, the csv every completed row is appended to as soon as its
+ * batch ends: a regular file, opened for appending. A fresh sweep starts it
+ * with the header; a resume keeps what it holds, cutting only a last line
+ * that was cut (an interrupt in the middle of a write), so that no completed
+ * row is ever lost, whatever happens to this run. */
+static FILE *open_partial(const char *path, const char *header, bool resume, char *err,
+                          size_t errlen)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC | (resume ? 0 : O_TRUNC), 0666);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        errbuf_set(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        errbuf_set(err, errlen, "%s: cannot write: not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    /* the end of the last complete line */
+    off_t keep = st.st_size;
+    char buf[4096];
+    while (keep > 0) {
+        off_t from = keep > (off_t)sizeof buf ? keep - (off_t)sizeof buf : 0;
+        ssize_t got = pread(fd, buf, (size_t)(keep - from), from);
+        if (got != keep - from) {
+            errbuf_set(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+            close(fd);
+            return NULL;
+        }
+        ssize_t i = got;
+        while (i > 0 && buf[i - 1] != '\n')
+            i--;
+        if (i > 0) {
+            keep = from + i;
+            break;
+        }
+        keep = from;
+    }
+    if (keep != st.st_size && ftruncate(fd, keep) != 0) {
+        errbuf_set(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = NULL;
+    if (fl >= 0 && fcntl(fd, F_SETFL, (fl & ~O_NONBLOCK) | O_APPEND) == 0)
+        f = fdopen(fd, "a");
+    if (!f) {
+        errbuf_set(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (keep == 0 && (fputs(header, f) == EOF || fputc('\n', f) == EOF || fflush(f) != 0)) {
+        errbuf_set(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
 /* Run the points of the shard that h does not hold, in batches, writing
- * every slot in point order after each batch. */
-static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, have_t *h, size_t *n_failed,
-                     size_t *n_run, char *err, size_t errlen)
+ * every slot in point order after each batch, and appending the batch's
+ * rows to pfp (FILE.partial; NULL: none) at once. */
+static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, const char *ppath,
+                     have_t *h, size_t *n_failed, size_t *n_run, char *err, size_t errlen)
 {
     out_state_t o = {.fp = fp, .fmt = a->format};
-    const size_t batch = a->jobs * 16 > 64 ? a->jobs * 16 : 64;
+    /* with FILE.partial, a batch is one point per thread: a completed row
+     * reaches it as soon as its batch ends */
+    const size_t batch =
+        pfp ? (a->jobs > 0 ? a->jobs : 1) : (a->jobs * 16 > 64 ? a->jobs * 16 : 64);
     uint64_t *todo = malloc((h->n_slots ? h->n_slots : 1) * sizeof *todo);
     char **rec = calloc(batch, sizeof *rec);
     bool *failed = calloc(batch, sizeof *failed);
@@ -347,6 +479,15 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, have_t *h, si
             if (put_slot(&o, h, next_slot, fresh, err, errlen) != 0)
                 goto write_error;
         }
+        if (pfp) {
+            for (size_t k = 0; k < nb; k++)
+                if (fputs(rec[k], pfp) == EOF || fputc('\n', pfp) == EOF)
+                    break;
+            if (fflush(pfp) != 0 || ferror(pfp) || fsync(fileno(pfp)) != 0) {
+                errbuf_set(err, errlen, "%s: cannot write: %s", ppath, strerror(errno));
+                goto done;
+            }
+        }
         for (size_t k = 0; k < nb; k++) {
             free(rec[k]);
             rec[k] = NULL;
@@ -370,7 +511,8 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, have_t *h, si
     goto done;
 write_error:
     if (!err[0])
-        errbuf_set(err, errlen, "cannot write the output: %s", strerror(errno));
+        errbuf_set(err, errlen, "%s: cannot write: %s", a->output ? a->output : "standard output",
+                   strerror(errno));
 done:
     for (size_t k = 0; rec && k < batch; k++)
         free(rec[k]);
@@ -391,6 +533,7 @@ int cmd_sweep_main(int argc, char **argv)
     sweep_t *sw = NULL;
     have_t h = {0};
     outfile_t *of = NULL;
+    FILE *pfp = NULL;
     char partial[4096] = "";
 
     a.base = malloc(sizeof *a.base);
@@ -486,13 +629,15 @@ int cmd_sweep_main(int argc, char **argv)
     }
     if (a.output && a.format == REPORT_FMT_CSV) {
         snprintf(partial, sizeof partial, "%s.partial", a.output);
-        if (outfile_keep_partial(of, partial, err, sizeof err) != 0) {
+        pfp = open_partial(partial, sweep_csv_header(sw), a.resume, err, sizeof err);
+        if (!pfp) {
             errorf("%s", err);
             goto out;
         }
     }
     size_t n_failed = 0, n_run = 0;
-    if (run_sweep(sw, &a, outfile_fp(of), &h, &n_failed, &n_run, err, sizeof err) != 0) {
+    if (run_sweep(sw, &a, outfile_fp(of), pfp, partial, &h, &n_failed, &n_run, err, sizeof err) !=
+        0) {
         errorf("%s", err);
         goto out;
     }
@@ -502,14 +647,19 @@ int cmd_sweep_main(int argc, char **argv)
         errorf("%s", err);
         goto out;
     }
-    if (a.output && a.format == REPORT_FMT_CSV)
+    if (pfp) {
+        fclose(pfp);
+        pfp = NULL;
         unlink(partial); /* superseded by the complete file */
+    }
     if (n_failed > 0)
         errorf("note: %zu of %zu points could not run; see the 'error' %s", n_failed, n_run,
                a.format == REPORT_FMT_CSV ? "column" : "keys");
     rc = CMD_EXIT_OK;
 out:
     outfile_abort(of);
+    if (pfp)
+        fclose(pfp); /* every completed row stays in FILE.partial */
     if (h.rows)
         for (size_t k = 0; k < h.n_slots; k++)
             free(h.rows[k]);

@@ -26,11 +26,12 @@
 
 #define INFILE_MAX_MACHINE_BYTES     (4ull << 20)  /* a machine file */
 #define INFILE_MAX_SIZES_BYTES       (4ull << 20)  /* tune's size distributions */
-#define INFILE_MAX_CALIBRATION_BYTES (16ull << 20) /* calibration data */
+#define INFILE_MAX_CALIBRATION_BYTES (4ull << 20)  /* calibration data */
 #define INFILE_MAX_FIGURES_BYTES     (4ull << 20)  /* detect --figures (a machine file) */
 #define INFILE_MAX_CSV_BYTES         (1ull << 30)  /* a csv read row by row (sweep --resume) */
-#define INFILE_MAX_PLOT_BYTES        (64ull << 20) /* a csv plot holds in memory */
-#define INFILE_MAX_TEXT_BYTES        (16ull << 20) /* a text file read whole (report --check) */
+#define INFILE_MAX_PLOT_BYTES        (8ull << 20)  /* a csv plot holds in memory */
+#define INFILE_MAX_JSON_BYTES        (32ull << 20) /* a sweep's json read back (--resume) */
+#define INFILE_MAX_TEXT_BYTES        (16ull << 20) /* a text file read by lines (report --check) */
 
 #define INFILE_YAML_DEPTH_MAX   64   /* nested mappings and sequences */
 #define INFILE_YAML_ANCHORS_MAX 1024 /* anchors, and aliases, each */

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <yaml.h>
@@ -113,6 +114,18 @@ static int parse_args(loader_t *l, const yaml_node_t *n, const machine_t *m, cal
     return 0;
 }
 
+/* Is the key of pair p given earlier in the same mapping? */
+static bool key_repeated(const yaml_node_t *map, const yaml_node_pair_t *p, yaml_document_t *doc)
+{
+    const char *ks = scalar(yaml_document_get_node(doc, p->key));
+    for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; ks && q < p; q++) {
+        const char *qs = scalar(yaml_document_get_node(doc, q->key));
+        if (qs && strcmp(qs, ks) == 0)
+            return true;
+    }
+    return false;
+}
+
 static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case_t *c)
 {
     if (map->type != YAML_MAPPING_NODE)
@@ -130,6 +143,8 @@ static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case
             return at(l, k, "cases", "keys must be names");
         char what[96];
         snprintf(what, sizeof(what), "cases.%s", ks);
+        if (key_repeated(map, p, &l->doc))
+            return at(l, k, what, "given twice in one case");
         if (strcmp(ks, "id") == 0) {
             if (get_string(l, v, what, c->id, sizeof(c->id)))
                 return -1;
@@ -226,6 +241,10 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
         yaml_node_t *k = yaml_document_get_node(&l.doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&l.doc, p->value);
         const char *ks = scalar(k);
+        if (ks && key_repeated(root, p, &l.doc)) {
+            at(&l, k, ks, "given twice");
+            goto fail;
+        }
         if (ks && strcmp(ks, "machine") == 0) {
             if (get_string(&l, v, "machine", d->machine, sizeof(d->machine)))
                 goto fail;

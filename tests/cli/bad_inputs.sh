@@ -28,6 +28,11 @@ head, sep, cases = text.partition("\ncases:\n")
 items = cases[cases.index("  - "):]
 first = re.split(r"\n(?=  - )", items)[0]
 open(sys.argv[2], "w").write(head + sep + first + "\n" + first + "\n")
+# a key given twice in a case, and at the top
+open(sys.argv[2].replace("dupids", "dupkey"), "w").write(
+    text.replace("    value: 11.82\n", "    value: 11.82\n    value: 12\n", 1))
+open(sys.argv[2].replace("dupids", "duptop"), "w").write(
+    text.replace("\nmachine: ", "\nmachine: zen3-epyc-7j13\nmachine: ", 1))
 PY
     fail "cannot write the calibration data with an id given twice"
 

@@ -62,6 +62,73 @@ cmp -s "$TMPD/r.csv" "$TMPD/j1.csv" || fail "--resume did not complete the file 
 head -n 4 "$TMPD/s2.csv" >"$TMPD/r2.csv"
 cs sweep "${A[@]}" --shard 2/3 -o "$TMPD/r2.csv" --resume
 cmp -s "$TMPD/r2.csv" "$TMPD/s2.csv" || fail "--resume of a shard differs"
+# progress is never lost (FILE.partial holds every completed row):
+#  - a resume from a FILE.partial with a cut last line completes the sweep identically and
+#    removes FILE.partial;
+head -n 12 "$TMPD/j1.csv" >"$TMPD/p.csv.partial"
+printf '11,rep_stosb,1MiB,64KB,zen3' >>"$TMPD/p.csv.partial"
+cs sweep "${A[@]}" -o "$TMPD/p.csv" --resume --jobs 2
+[[ $RC -eq 0 ]] || fail "sweep --resume from FILE.partial: exit $RC"
+cmp -s "$TMPD/p.csv" "$TMPD/j1.csv" || fail "--resume from FILE.partial did not complete identically"
+[[ ! -e "$TMPD/p.csv.partial" ]] || fail "the completed sweep left FILE.partial"
+#  - a resume killed (SIGKILL: nothing can clean up) once it has appended a row keeps every
+#    row the earlier FILE.partial held, and the new ones (exact 16-64 MiB clears on one
+#    thread: each row reaches FILE.partial as its point ends)
+K=(--machine zen3-epyc-7j13 --sweep size=16MB..64MB:x2 --sweep function=rep_stosb,movnti
+    --exact -q --jobs 1)
+python3 - "$CLEARSIM_BIN" "$TMPD" "${K[@]}" <<'PY' || fail "a killed --resume lost rows of FILE.partial"
+import os, signal, subprocess, sys, time
+binary, d, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+part = os.path.join(d, "k.csv.partial")
+def rows():
+    try:
+        return open(part).read().splitlines()
+    except FileNotFoundError:
+        return []
+# a first run, killed after its second row
+p = subprocess.Popen([binary, "sweep"] + args + ["-o", os.path.join(d, "k.csv"), "--resume"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+deadline = time.monotonic() + 120
+while len(rows()) < 3:
+    if p.poll() is not None or time.monotonic() > deadline:
+        p.kill()
+        sys.exit("the sweep ended or stalled before two rows reached FILE.partial (status %s)"
+                 % p.poll())
+    time.sleep(0.02)
+p.send_signal(signal.SIGKILL)
+p.wait()
+before = rows()
+assert len(before) >= 3, before
+# a resume, killed as soon as it has appended one more row
+p = subprocess.Popen([binary, "sweep"] + args + ["-o", os.path.join(d, "k.csv"), "--resume"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+deadline = time.monotonic() + 120
+while len(rows()) <= len(before):
+    if p.poll() is not None or time.monotonic() > deadline:
+        p.kill()
+        sys.exit("the resume ended or stalled before appending a row (status %s)" % p.poll())
+    time.sleep(0.02)
+p.send_signal(signal.SIGKILL)
+p.wait()
+after = rows()
+complete = [r for r in before if r.count(",") == before[0].count(",")]
+assert after[:len(complete)] == complete, "the rows of the earlier FILE.partial changed"
+assert len(after) > len(complete)
+assert not os.path.exists(os.path.join(d, "k.csv")), "a killed sweep wrote FILE"
+PY
+#  - a kept row whose figures were edited is refused, naming its line
+head -n 5 "$TMPD/j1.csv" >"$TMPD/e.csv"
+python3 - "$TMPD/e.csv" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+head = lines[0].split(",")
+cells = lines[3].split(",")
+cells[head.index("bytes_per_sec")] = "ZZZ"
+lines[3] = ",".join(cells)
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+expect_error 1 "e.csv:4: bytes_per_sec 'ZZZ' is not a number" sweep "${A[@]}" -o "$TMPD/e.csv" --resume
+
 # a file of another sweep is refused, and left as it was
 cp "$TMPD/s1.csv" "$TMPD/other.csv"
 expect_error 1 "not a point of this sweep" sweep "${A[@]}" --shard 2/3 -o "$TMPD/other.csv" --resume

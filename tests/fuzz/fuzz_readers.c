@@ -50,7 +50,8 @@ static int count_row(void *ctx, const csv_row_t *row, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     check(row->n == row->n_header);
-    (*(long *)ctx)++;
+    if (!row->is_header)
+        (*(long *)ctx)++;
     return 0;
 }
 
