@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -223,7 +224,7 @@ int cmd_detect_main(int argc, char **argv)
         goto out;
     }
     if (fputs(text, of ? outfile_fp(of) : stdout) == EOF) {
-        errorf("cannot write %s", output ? output : "to standard output");
+        errorf("%s: cannot write: %s", output ? output : "standard output", strerror(errno));
         goto out;
     }
     rc = cmd_finish_output("detect", &of);

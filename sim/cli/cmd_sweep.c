@@ -39,6 +39,7 @@
 #include "sim/cli/options.h"
 #include "sim/cli/commands.h"
 #include "sim/output/csv.h"
+#include "sim/output/report.h"
 #include "sim/output/outfile.h"
 #include "sim/engine/progress.h"
 #include "sim/study/sweep.h"
@@ -158,10 +159,14 @@ typedef struct have {
     const sweep_t *sw;
     const sweep_args_t *a;
     const char *path;
-    char **rows;    /* csv: per shard slot, the row as written */
-    json_t **objs;  /* json: per shard slot */
-    size_t n_slots; /* points in this shard */
+    char **rows;         /* csv: per shard slot, the row as written */
+    json_t **objs;       /* json: per shard slot */
+    size_t n_slots;      /* points in this shard */
+    report_row_t *kinds; /* the report's row of an empty result: each column's kind */
 } have_t;
+
+/* The longest row a sweep writes: its fields are names, numbers and one error line. */
+#define KEPT_ROW_MAX (64u << 10)
 
 static bool slot_of(const have_t *h, uint64_t p, size_t *slot)
 {
@@ -171,16 +176,24 @@ static bool slot_of(const have_t *h, uint64_t p, size_t *slot)
     return *slot < h->n_slots;
 }
 
-/* The text columns of a sweep's csv; every other column after the axes holds
- * a number (empty when the point has an error), `extrapolated` a boolean. */
-static bool text_column(const char *name)
+/* The kind of a column of a sweep's csv, from the report's own row (the one
+ * table of columns); columns it does not have (a machine's extra counters)
+ * hold numbers. */
+static report_vkind_t column_kind(const have_t *h, const char *name)
 {
-    static const char *const text[] = {"machine", "set",     "workload", "function", "caller",
-                                       "fault",   "preempt", "thp",      "error",    NULL};
-    for (size_t i = 0; text[i]; i++)
-        if (strcmp(name, text[i]) == 0)
-            return true;
-    return false;
+    if (strcmp(name, "error") == 0)
+        return REPORT_V_STR;
+    for (size_t i = 0; h->kinds && i < h->kinds->n; i++) {
+        const report_field_t *f = &h->kinds->f[i];
+        char joined[256] = "";
+        for (unsigned d = 0; d < f->depth; d++) {
+            size_t l = strlen(joined);
+            snprintf(joined + l, sizeof joined - l, "%s%s", d ? "." : "", f->path[d]);
+        }
+        if (strcmp(joined, name) == 0)
+            return f->kind == REPORT_V_NULL ? REPORT_V_DOUBLE : f->kind;
+    }
+    return REPORT_V_DOUBLE;
 }
 
 /* A kept row's fields: numbers where numbers belong, and a measured figure
@@ -189,15 +202,19 @@ static bool text_column(const char *name)
 static int check_fields(const have_t *h, const csv_row_t *row, char *err, size_t errlen)
 {
     const size_t first = 1 + sweep_n_axes(h->sw);
+    if (strlen(row->line) > KEPT_ROW_MAX)
+        return errbuf_set(err, errlen, "%s:%zu: a row longer than %u bytes is not a sweep's",
+                          h->path, row->lineno, KEPT_ROW_MAX);
     const char *error = "";
     for (size_t i = first; i < row->n; i++)
         if (strcmp(row->header[i], "error") == 0)
             error = row->fields[i];
     for (size_t i = first; i < row->n; i++) {
         const char *name = row->header[i], *v = row->fields[i];
-        if (text_column(name))
+        const report_vkind_t kind = column_kind(h, name);
+        if (kind == REPORT_V_STR)
             continue;
-        if (strcmp(name, "extrapolated") == 0) {
+        if (kind == REPORT_V_BOOL) {
             if (v[0] && strcmp(v, "true") != 0 && strcmp(v, "false") != 0)
                 return errbuf_set(err, errlen, "%s:%zu: %s '%.32s' is not true or false", h->path,
                                   row->lineno, name, v);
@@ -213,7 +230,7 @@ static int check_fields(const have_t *h, const csv_row_t *row, char *err, size_t
         char *end;
         errno = 0;
         double d = strtod(v, &end);
-        if (*end != '\0' || errno != 0 || !isfinite(d) || d < 0)
+        if (*end != '\0' || errno != 0 || !isfinite(d))
             return errbuf_set(err, errlen,
                               "%s:%zu: %s '%.32s' is not a number (an edited or damaged row)",
                               h->path, row->lineno, name, v);
@@ -372,7 +389,7 @@ static bool slot_kept(const have_t *h, size_t k)
 static FILE *open_partial(const char *path, const char *header, bool resume, char *err,
                           size_t errlen)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC | (resume ? 0 : O_TRUNC), 0666);
+    int fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         errbuf_set(err, errlen, "%s: cannot write: %s", path, strerror(errno));
@@ -384,6 +401,27 @@ static FILE *open_partial(const char *path, const char *header, bool resume, cha
         errbuf_set(err, errlen, "%s: cannot write: not a regular file", path);
         close(fd);
         return NULL;
+    }
+    if (!resume) {
+        /* a fresh sweep does not throw away the rows of an interrupted one */
+        char probe;
+        size_t lines = 0;
+        for (off_t at = 0; lines < 2 && pread(fd, &probe, 1, at) == 1; at++)
+            lines += probe == '\n';
+        if (lines >= 2) {
+            errbuf_set(err, errlen,
+                       "%s holds the rows of an interrupted sweep: give --resume to keep them, or "
+                       "remove it",
+                       path);
+            close(fd);
+            return NULL;
+        }
+        if (ftruncate(fd, 0) != 0) {
+            errbuf_set(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+            close(fd);
+            return NULL;
+        }
+        st.st_size = 0;
     }
     /* the end of the last complete line */
     off_t keep = st.st_size;
@@ -434,10 +472,10 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, co
                      have_t *h, size_t *n_failed, size_t *n_run, char *err, size_t errlen)
 {
     out_state_t o = {.fp = fp, .fmt = a->format};
-    /* with FILE.partial, a batch is one point per thread: a completed row
-     * reaches it as soon as its batch ends */
+    /* with FILE.partial, a batch is two points per thread: a completed row
+     * reaches it soon */
     const size_t batch =
-        pfp ? (a->jobs > 0 ? a->jobs : 1) : (a->jobs * 16 > 64 ? a->jobs * 16 : 64);
+        pfp ? (a->jobs > 1 ? a->jobs * 2 : 2) : (a->jobs * 16 > 64 ? a->jobs * 16 : 64);
     uint64_t *todo = malloc((h->n_slots ? h->n_slots : 1) * sizeof *todo);
     char **rec = calloc(batch, sizeof *rec);
     bool *failed = calloc(batch, sizeof *failed);
@@ -463,6 +501,17 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, co
         if (nb > 0 &&
             sweep_run(sw, todo + t0, nb, a->jobs, a->format, pr, t0, rec, failed, err, errlen))
             goto done;
+        /* the batch's rows reach FILE.partial first: whatever happens to the
+         * output below, they are kept */
+        if (pfp) {
+            for (size_t k = 0; k < nb; k++)
+                if (fputs(rec[k], pfp) == EOF || fputc('\n', pfp) == EOF)
+                    break;
+            if (fflush(pfp) != 0 || ferror(pfp) || fsync(fileno(pfp)) != 0) {
+                errbuf_set(err, errlen, "%s: cannot write: %s", ppath, strerror(errno));
+                goto done;
+            }
+        }
         /* every slot up to this batch's last point (all of them after the last batch) */
         size_t upto = h->n_slots;
         if (t0 + nb < n_todo)
@@ -478,15 +527,6 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, co
             }
             if (put_slot(&o, h, next_slot, fresh, err, errlen) != 0)
                 goto write_error;
-        }
-        if (pfp) {
-            for (size_t k = 0; k < nb; k++)
-                if (fputs(rec[k], pfp) == EOF || fputc('\n', pfp) == EOF)
-                    break;
-            if (fflush(pfp) != 0 || ferror(pfp) || fsync(fileno(pfp)) != 0) {
-                errbuf_set(err, errlen, "%s: cannot write: %s", ppath, strerror(errno));
-                goto done;
-            }
         }
         for (size_t k = 0; k < nb; k++) {
             free(rec[k]);
@@ -595,7 +635,12 @@ int cmd_sweep_main(int argc, char **argv)
     if (a.resume) {
         if (a.format == REPORT_FMT_CSV) {
             h.rows = calloc(h.n_slots ? h.n_slots : 1, sizeof *h.rows);
-            if (!h.rows) {
+            h.kinds = calloc(1, sizeof *h.kinds);
+            run_result_t *empty = calloc(1, sizeof *empty);
+            if (h.kinds && empty && report_collect(empty, h.kinds, err, sizeof err) != 0)
+                h.kinds->n = 0; /* no kinds: every column is checked as a number */
+            free(empty);
+            if (!h.rows || !h.kinds) {
                 errorf("out of memory");
                 goto out;
             }
@@ -627,7 +672,7 @@ int cmd_sweep_main(int argc, char **argv)
         errorf("%s", err);
         goto out;
     }
-    if (a.output && a.format == REPORT_FMT_CSV) {
+    if (a.output && a.format == REPORT_FMT_CSV && outfile_is_atomic(of)) {
         snprintf(partial, sizeof partial, "%s.partial", a.output);
         pfp = open_partial(partial, sweep_csv_header(sw), a.resume, err, sizeof err);
         if (!pfp) {
@@ -664,6 +709,7 @@ out:
         for (size_t k = 0; k < h.n_slots; k++)
             free(h.rows[k]);
     free(h.rows);
+    free(h.kinds);
     if (h.objs)
         for (size_t k = 0; k < h.n_slots; k++)
             json_decref(h.objs[k]);

@@ -111,7 +111,10 @@ static void catch_interrupts(void)
             continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_interrupt;
+        /* a second signal waits until the first one's cleanup is done */
         sigemptyset(&sa.sa_mask);
+        for (size_t k = 0; k < outfile_n_signals; k++)
+            sigaddset(&sa.sa_mask, outfile_signals[k]);
         sigaction(outfile_signals[i], &sa, NULL);
     }
 }

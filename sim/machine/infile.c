@@ -62,13 +62,25 @@ FILE *infile_open(const char *path, uint64_t max_bytes, const char *what, char *
         return NULL;
     }
     label(path, what, lb, sizeof lb);
+    struct stat st;
+    struct statfs fs;
+    /* the type first, so that no device's driver is opened (and a socket,
+     * which open() refuses, is still named) */
+    if (stat(path, &st) != 0) {
+        errbuf_set(err, errlen, "%s: cannot read: %s", lb, strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        errbuf_set(err, errlen, "%s: cannot read: %s, not a regular file", lb,
+                   type_name(st.st_mode));
+        return NULL;
+    }
+    /* and again on what was opened: the path may have changed in between */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         errbuf_set(err, errlen, "%s: cannot read: %s", lb, strerror(errno));
         return NULL;
     }
-    struct stat st;
-    struct statfs fs;
     if (fstat(fd, &st) != 0) {
         errbuf_set(err, errlen, "%s: cannot read: %s", lb, strerror(errno));
         close(fd);
@@ -121,21 +133,22 @@ int infile_read(const char *path, uint64_t max_bytes, const char *what, char **b
         return -1;
     char lb[1024];
     label(path, what, lb, sizeof lb);
-    size_t cap = 64 * 1024, n = 0;
+    /* at most max_bytes + 1: one byte more shows a file that grew past the cap */
+    const size_t limit = max_bytes < SIZE_MAX - 2 ? (size_t)max_bytes + 1 : SIZE_MAX - 1;
+    size_t cap = 64 * 1024 < limit ? 64 * 1024 : limit, n = 0;
     char *b = malloc(cap + 1);
     int rc = 0;
-    while (b) {
+    while (b && rc == 0) {
         if (n == cap) {
-            if ((uint64_t)cap > max_bytes) {
-                rc = errbuf_set(err, errlen,
-                                "%s: larger than the limit of %" PRIu64 " bytes for this input", lb,
-                                max_bytes);
+            if (cap >= limit)
+                break;
+            size_t nc = cap < limit / 2 ? cap * 2 : limit;
+            char *nb = realloc(b, nc + 1);
+            if (!nb) {
+                free(b);
+                b = NULL;
                 break;
             }
-            size_t nc = cap * 2;
-            char *nb = realloc(b, nc + 1);
-            if (!nb)
-                break;
             b = nb;
             cap = nc;
         }
@@ -143,7 +156,7 @@ int infile_read(const char *path, uint64_t max_bytes, const char *what, char **b
         n += got;
         if (got == 0) {
             if (ferror(f))
-                rc = errbuf_set(err, errlen, "%s: cannot read: read error", lb);
+                rc = errbuf_set(err, errlen, "%s: cannot read: %s", lb, strerror(errno));
             break;
         }
     }
@@ -172,6 +185,7 @@ int infile_yaml_bounds(const char *buf, size_t len, const char *path, char *err,
     yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
     int rc = 0;
     unsigned depth = 0, anchors = 0, aliases = 0;
+    unsigned long nodes = 0;
     for (bool done = false; !done && rc == 0;) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&p, &ev))
@@ -205,7 +219,14 @@ int infile_yaml_bounds(const char *buf, size_t len, const char *path, char *err,
         }
         if (anchor)
             anchors++;
-        if (depth > INFILE_YAML_DEPTH_MAX)
+        if (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_SEQUENCE_START_EVENT ||
+            ev.type == YAML_MAPPING_START_EVENT)
+            nodes++;
+        if (nodes > INFILE_YAML_NODES_MAX)
+            rc =
+                errbuf_set(err, errlen, "%s:%zu:%zu: more than %d YAML values; not a clearsim file",
+                           path, mk.line + 1, mk.column + 1, INFILE_YAML_NODES_MAX);
+        else if (depth > INFILE_YAML_DEPTH_MAX)
             rc = errbuf_set(err, errlen,
                             "%s:%zu:%zu: nested deeper than %d levels; not a clearsim file", path,
                             mk.line + 1, mk.column + 1, INFILE_YAML_DEPTH_MAX);

@@ -300,7 +300,10 @@ int unit_parse_size(const char *s, uint64_t *out_bytes, char *why, size_t whylen
         if (*n.end != '\0' && *n.end != ' ' && *n.end != '\t')
             return why_set(why, whylen,
                            "'%s': write a blank between a hex number and its unit (0x10 KB)", s);
-        if ((last == 'b' || last == 'B') && *n.end == '\0')
+        const char *rest = n.end;
+        while (*rest == ' ' || *rest == '\t')
+            rest++;
+        if ((last == 'b' || last == 'B') && *rest == '\0')
             return why_set(why, whylen,
                            "'%s' is ambiguous: B is a hex digit; write 0x%.*s B for bytes, or the "
                            "digits with a unit after a blank",

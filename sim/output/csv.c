@@ -139,7 +139,7 @@ long csv_read(const char *path, unsigned flags, csv_row_fn fn, void *ctx, char *
         if (n == 0 && c == EOF)
             break;
         lineno++;
-        total += n + 1;
+        total += n + (c == '\n');
         if (total > cap) {
             rows = errbuf_set(err, errlen,
                               "%s:%zu: the file is larger than the limit of %llu "

@@ -56,8 +56,9 @@ struct outfile {
 
 /* ---- signals ------------------------------------------------------------- */
 
-const int outfile_signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1,   SIGUSR2,
-                               SIGPIPE, SIGALRM, SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF};
+const int outfile_signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,  SIGUSR1,   SIGUSR2,
+                               SIGPIPE, SIGALRM, SIGXFSZ, SIGXCPU,  SIGVTALRM, SIGPROF,
+                               SIGIO,   SIGPWR,  SIGSYS,  SIGSTKFLT};
 const size_t outfile_n_signals = sizeof outfile_signals / sizeof outfile_signals[0];
 
 void outfile_block_signals(sigset_t *old)
@@ -257,6 +258,11 @@ outfile_t *outfile_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     return of;
+}
+
+bool outfile_is_atomic(const outfile_t *of)
+{
+    return of && of->kind == OF_ATOMIC;
 }
 
 FILE *outfile_fp(outfile_t *of)

@@ -44,6 +44,7 @@
 
 #include <stddef.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define OUTFILE_OPEN_MAX 16
@@ -56,6 +57,10 @@ typedef struct outfile outfile_t;
 outfile_t *outfile_open(const char *path, char *err, size_t errlen);
 /* The stream to write to. */
 FILE *outfile_fp(outfile_t *of);
+/* True when of replaces its target atomically (a regular file or a new one);
+ * false for standard output and for targets written directly (a FIFO, a
+ * device). */
+bool outfile_is_atomic(const outfile_t *of);
 /* The target path as given to outfile_open. */
 const char *outfile_path(const outfile_t *of);
 /* fflush the stream, so that what was written survives an interrupt in a
@@ -77,8 +82,10 @@ void outfile_abort(outfile_t *of);
 void outfile_cleanup_signal(void);
 /* The terminating signals after which no temporary may be left: SIGINT,
  * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGXFSZ,
- * SIGXCPU, SIGVTALRM and SIGPROF (every catchable one whose default action
- * ends the process). */
+ * SIGXCPU, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS and SIGSTKFLT: the
+ * standard catchable ones whose default action ends the process. Left out:
+ * SIGTRAP (a debugger's) and the real-time signals, which clearsim does not
+ * expect. */
 extern const int outfile_signals[];
 extern const size_t outfile_n_signals;
 /* Block them all in the calling thread; *old gets the previous mask. */

@@ -262,6 +262,13 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
                 goto fail;
             }
             for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+                 q++)
+                if (key_repeated(v, q, &l.doc)) {
+                    yaml_node_t *qk = yaml_document_get_node(&l.doc, q->key);
+                    at(&l, qk, "fit", "'%s' is given twice", scalar(qk) ? scalar(qk) : "?");
+                    goto fail;
+                }
+            for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
                  q++) {
                 yaml_node_t *fk = yaml_document_get_node(&l.doc, q->key);
                 yaml_node_t *fv = yaml_document_get_node(&l.doc, q->value);

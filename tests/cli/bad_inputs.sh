@@ -33,6 +33,8 @@ open(sys.argv[2].replace("dupids", "dupkey"), "w").write(
     text.replace("    value: 11.82\n", "    value: 11.82\n    value: 12\n", 1))
 open(sys.argv[2].replace("dupids", "duptop"), "w").write(
     text.replace("\nmachine: ", "\nmachine: zen3-epyc-7j13\nmachine: ", 1))
+open(sys.argv[2].replace("dupids", "dupfit"), "w").write(
+    text.replace("\nfit:\n", "\nfit:\n  wc.buffers: [8, 64]\n", 1))
 PY
     fail "cannot write the calibration data with an id given twice"
 

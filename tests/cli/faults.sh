@@ -56,6 +56,10 @@ assert complete[0] == full[0], "not the header"
 rows = set(full[1:])
 for r in complete[1:]:
     assert r in rows, "not a row of the full sweep: %r" % r[:80]
+assert len(set(complete[1:])) == len(complete) - 1, "a row is given twice"
+# in point order: each run appends its points in order
+points = [int(r.split(",")[0]) for r in complete[1:]]
+assert points == sorted(points), points
 PY
     # a resume without the limit completes it identically
     cs sweep "${A[@]}" -o "$D/s.csv" --resume --jobs 2
@@ -71,13 +75,21 @@ mkdir -p "$D"
 BLOCKS=2
 limited sweep "${A[@]}" -o "$D/s.csv" --jobs 2
 [[ $RC -eq 1 ]] || fail "the first cut: exit $RC"
-for BLOCKS in 3 4 5 6; do
-    before=$(grep -c '' "$D/s.csv.partial" || true)
+for BLOCKS in 3 4 5 6 8; do
+    cp "$D/s.csv.partial" "$D/before"
     limited sweep "${A[@]}" -o "$D/s.csv" --resume --jobs 2
     [[ $RC -le 1 ]] || fail "resume under $BLOCKS blocks: exit $RC"
-    [[ $RC -eq 0 ]] && break
-    after=$(grep -c '' "$D/s.csv.partial" || true)
-    [[ $after -ge $((before - 1)) ]] || fail "resume under $BLOCKS blocks: FILE.partial lost rows ($before -> $after lines)"
+    if [[ $RC -eq 0 ]]; then
+        cmp -s "$D/s.csv" "$TMPD/full.csv" || fail "the limited resume completed a different file"
+        break
+    fi
+    # every complete line it started with is still there, in place
+    python3 - "$D/s.csv.partial" "$D/before" <<'PY' || fail "resume under $BLOCKS KiB lost rows"
+import sys
+after = open(sys.argv[1]).read().split("\n")[:-1]
+before = open(sys.argv[2]).read().split("\n")[:-1]
+assert after[:len(before)] == before, "the earlier rows changed"
+PY
 done
 
 # run -o and detect -o: an existing file is left as it was
@@ -85,10 +97,12 @@ printf 'old\n' >"$TMPD/keep.json"
 BLOCKS=1
 limited run --machine zen3-epyc-7j13 -s 64MB -k 4KB --format json -o "$TMPD/keep.json"
 [[ $RC -eq 1 ]] || fail "run -o under the limit: exit $RC"
+grep -q "keep.json.*File too large" "$ERR" || fail "run -o under the limit: $(cat "$ERR")"
 [[ "$(cat "$TMPD/keep.json")" == old ]] || fail "run -o under the limit changed the file"
 printf 'old\n' >"$TMPD/keep.yaml"
 limited detect -o "$TMPD/keep.yaml"
 [[ $RC -eq 1 ]] || fail "detect -o under the limit: exit $RC: $(cat "$ERR")"
+grep -q "keep.yaml.*File too large" "$ERR" || fail "detect -o under the limit: $(cat "$ERR")"
 [[ "$(cat "$TMPD/keep.yaml")" == old ]] || fail "detect -o under the limit changed the file"
 [[ -z "$(ls -A "$TMPD" | grep '^\.keep')" ]] || fail "a temporary was left: $(ls -A "$TMPD")"
 echo "PASS"

@@ -58,7 +58,9 @@ import os, signal, subprocess, sys, time
 binary, d, sig, machine = sys.argv[1:]
 target = os.path.join(d, "keep.csv")
 def default_signals():
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1,
+              signal.SIGUSR2, signal.SIGPIPE, signal.SIGALRM, signal.SIGXFSZ, signal.SIGXCPU,
+              signal.SIGVTALRM, signal.SIGPROF):
         signal.signal(s, signal.SIG_DFL)
 p = subprocess.Popen([binary, "run", "--machine", machine, "-s", "1TB", "-l", "1000", "--exact",
                       "-q", "--output", target], preexec_fn=default_signals,
@@ -73,7 +75,11 @@ while not any(n.startswith(".keep.csv.") for n in os.listdir(d)):
         sys.exit("no temporary file appeared within 60 s")
     time.sleep(0.01)
 p.send_signal(getattr(signal, "SIG" + sig))
-p.wait(timeout=60)
+try:
+    p.wait(timeout=60)
+except subprocess.TimeoutExpired:
+    p.kill()
+    sys.exit("SIG%s did not end clearsim within 60 s" % sig)
 if p.returncode != -getattr(signal, "SIG" + sig):
     sys.exit("status %d, expected death by SIG%s" % (p.returncode, sig))
 PY

@@ -116,6 +116,15 @@ assert after[:len(complete)] == complete, "the rows of the earlier FILE.partial 
 assert len(after) > len(complete)
 assert not os.path.exists(os.path.join(d, "k.csv")), "a killed sweep wrote FILE"
 PY
+#  - a fresh sweep does not throw away the rows of an interrupted one
+head -n 5 "$TMPD/j1.csv" >"$TMPD/f.csv.partial"
+cp "$TMPD/f.csv.partial" "$TMPD/f.keep"
+expect_error 1 "f.csv.partial holds the rows of an interrupted sweep: give --resume" \
+    sweep "${A[@]}" -o "$TMPD/f.csv"
+cmp -s "$TMPD/f.csv.partial" "$TMPD/f.keep" || fail "a refused fresh sweep changed FILE.partial"
+#  - a FIFO or device as FILE gets no FILE.partial (written directly)
+cs sweep --machine zen3-epyc-7j13 --sweep size=4KB -q -o /dev/null
+[[ $RC -eq 0 && ! -e /dev/null.partial ]] || fail "sweep -o /dev/null: exit $RC"
 #  - a kept row whose figures were edited is refused, naming its line
 head -n 5 "$TMPD/j1.csv" >"$TMPD/e.csv"
 python3 - "$TMPD/e.csv" <<'PY'
