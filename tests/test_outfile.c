@@ -231,29 +231,6 @@ static void test_direct_and_stdout(void **state)
     outfile_abort(of);
 }
 
-static void test_keep_partial(void **state)
-{
-    tdir_t *d = *state;
-    outfile_t *of = outfile_open(in(d, "sweep.csv"), err, sizeof err);
-    assert_non_null(of);
-    assert_int_equal(outfile_keep_partial(of, in(d, "sweep.csv"), err, sizeof err), -1);
-    assert_non_null(strstr(err, "must not be the output file"));
-    assert_int_equal(outfile_keep_partial(of, in(d, "sweep.csv.partial"), err, sizeof err), 0);
-    fputs("h\n1\n", outfile_fp(of));
-    assert_int_equal(outfile_flush(of, err, sizeof err), 0);
-    outfile_abort(of);
-    assert_string_equal(listing(d), "sweep.csv.partial");
-    assert_string_equal(slurp(in(d, "sweep.csv.partial")), "h\n1\n");
-
-    /* committed: the partial name is not used */
-    of = outfile_open(in(d, "done.csv"), err, sizeof err);
-    assert_non_null(of);
-    assert_int_equal(outfile_keep_partial(of, in(d, "done.csv.partial"), err, sizeof err), 0);
-    fputs("h\n", outfile_fp(of));
-    assert_int_equal(outfile_commit(of, err, sizeof err), 0);
-    assert_string_equal(listing(d), "done.csv sweep.csv.partial");
-}
-
 static void test_cleanup_signal(void **state)
 {
     tdir_t *d = *state;
@@ -262,19 +239,18 @@ static void test_cleanup_signal(void **state)
     outfile_t *b = outfile_open(in(d, "b.csv"), err, sizeof err);
     assert_non_null(a);
     assert_non_null(b);
-    assert_int_equal(outfile_keep_partial(b, in(d, "b.csv.partial"), err, sizeof err), 0);
     fputs("new a\n", outfile_fp(a));
     fputs("new b\n", outfile_fp(b));
     assert_int_equal(outfile_flush(a, err, sizeof err), 0);
     assert_int_equal(outfile_flush(b, err, sizeof err), 0);
     outfile_cleanup_signal();
-    assert_string_equal(listing(d), "a.csv b.csv.partial");
+    /* both temporaries are gone; a.csv is the old one, b.csv was never made */
+    assert_string_equal(listing(d), "a.csv");
     assert_string_equal(slurp(in(d, "a.csv")), "old a\n");
-    assert_string_equal(slurp(in(d, "b.csv.partial")), "new b\n");
     /* the objects are still valid; aborting them changes nothing more */
     outfile_abort(a);
     outfile_abort(b);
-    assert_string_equal(listing(d), "a.csv b.csv.partial");
+    assert_string_equal(listing(d), "a.csv");
 }
 
 static void test_open_limit(void **state)
@@ -308,7 +284,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_open_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symlink_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_direct_and_stdout, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_keep_partial, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cleanup_signal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_limit, setup, teardown),
     };

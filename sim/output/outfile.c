@@ -1,6 +1,6 @@
 /*
- * outfile.c - atomic output files (temporary + fsync + rename) and reading
- * back CSV rows for --resume.
+ * outfile.c - atomic output files (temporary + fsync + rename); a sweep's
+ * FILE.partial is its own plain file (sim/cli/cmd_sweep.c).
  *
  * Notes
  *  - See outfile.h for the contract. The temporaries of open outfiles are
@@ -34,9 +34,8 @@
 #define TMP_BASE_MAX 200 /* bytes of the target's name kept in the temporary's name */
 
 typedef struct slot {
-    atomic_int armed;    /* 1: tmp names a live temporary */
-    char tmp[PATH_MAX];  /* the temporary */
-    char keep[PATH_MAX]; /* "" = remove on abort; else rename to this */
+    atomic_int armed;   /* 1: tmp names a live temporary */
+    char tmp[PATH_MAX]; /* the temporary */
 } slot_t;
 
 static slot_t slots[OUTFILE_OPEN_MAX];
@@ -86,23 +85,21 @@ void outfile_cleanup_signal(void)
         slot_t *s = &slots[i];
         if (!atomic_load(&s->armed))
             continue;
-        if (s->keep[0] == '\0' || rename(s->tmp, s->keep) != 0)
-            unlink(s->tmp);
+        unlink(s->tmp);
         atomic_store(&s->armed, 0);
     }
 }
 
-/* Drop or keep the slot's temporary and free the slot. */
+/* Drop the slot's temporary (when remove_tmp) and free the slot. */
 static void slot_release(slot_t *s, bool remove_tmp)
 {
     sigset_t old;
     block_signals(&old);
-    if (remove_tmp && (s->keep[0] == '\0' || rename(s->tmp, s->keep) != 0))
+    if (remove_tmp)
         unlink(s->tmp);
     pthread_mutex_lock(&slots_lock);
     atomic_store(&s->armed, 0);
     s->tmp[0] = '\0';
-    s->keep[0] = '\0';
     pthread_mutex_unlock(&slots_lock);
     restore_signals(&old);
 }
@@ -231,7 +228,6 @@ outfile_t *outfile_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     slot_t *s = of->slot;
-    s->keep[0] = '\0';
     int w = snprintf(s->tmp, sizeof s->tmp, "%s/.%.*s.XXXXXX", of->dir, TMP_BASE_MAX, base);
     int fd = -1;
     if (w > 0 && (size_t)w < sizeof s->tmp)
@@ -280,24 +276,6 @@ int outfile_flush(outfile_t *of, char *err, size_t errlen)
     if (fflush(of->fp) != 0 || ferror(of->fp))
         return errbuf_set(err, errlen, "%s: cannot write: %s", of->path,
                           errno ? strerror(errno) : "write error");
-    return 0;
-}
-
-int outfile_keep_partial(outfile_t *of, const char *partial_path, char *err, size_t errlen)
-{
-    if (of->kind != OF_ATOMIC)
-        return 0;
-    if (!partial_path || !partial_path[0])
-        return errbuf_set(err, errlen, "%s: no partial file name given", of->path);
-    if (strlen(partial_path) >= sizeof of->slot->keep)
-        return errbuf_set(err, errlen, "%.64s...: path too long", partial_path);
-    if (strcmp(partial_path, of->path) == 0 || strcmp(partial_path, of->target) == 0)
-        return errbuf_set(err, errlen, "%s: the partial file must not be the output file",
-                          partial_path);
-    sigset_t old;
-    block_signals(&old);
-    snprintf(of->slot->keep, sizeof of->slot->keep, "%s", partial_path);
-    restore_signals(&old);
     return 0;
 }
 

@@ -13,9 +13,8 @@
  *    as it was and returns -1 with a reason. outfile_abort() removes the
  *    temporary; the target is untouched. Both free the outfile_t.
  *  - Interrupts: every open temporary is listed in a process-wide table.
- *    outfile_cleanup_signal() removes them all (or keeps them under their
- *    partial name, below) using only async-signal-safe calls (unlink(2),
- *    rename(2)); sim/cli/main.c calls it from its handler of every signal of
+ *    outfile_cleanup_signal() removes them all using only async-signal-safe
+ *    calls (unlink(2)); sim/cli/main.c calls it from its handler of every signal of
  *    outfile_signals[]. At most OUTFILE_OPEN_MAX outfiles are open at once.
  *    Signals are blocked only in the calling thread: a program with worker
  *    threads should block them in the workers (outfile_block_signals before
@@ -23,12 +22,6 @@
  *    the thread that opens and commits.
  *  - Thread safety: different outfiles may be used from different threads;
  *    one outfile from one thread at a time.
- *  - Partial output, for `sweep --resume`: outfile_keep_partial(of, path)
- *    makes abort and interrupt rename the temporary to `path` (for example
- *    "out.csv.partial") instead of removing it. It is never the target's
- *    name, so nothing partial looks complete; only what was flushed
- *    (outfile_flush) before the interrupt is in it, and its last line may be
- *    cut. csv_read() (sim/output/csv.h) reads such a file back, dropping a cut last line.
  *  - "-" is standard output: no temporary; commit flushes it, abort does
  *    nothing. A target that exists and is not a regular file (a FIFO, a
  *    terminal, /dev/null) is written directly, since there is nothing to
@@ -63,21 +56,15 @@ FILE *outfile_fp(outfile_t *of);
 bool outfile_is_atomic(const outfile_t *of);
 /* The target path as given to outfile_open. */
 const char *outfile_path(const outfile_t *of);
-/* fflush the stream, so that what was written survives an interrupt in a
- * partial file. Returns 0, or -1 with a reason (a write error). */
+/* fflush the stream, so that a write error shows now rather than at commit.
+ * Returns 0, or -1 with a reason (a write error). */
 int outfile_flush(outfile_t *of, char *err, size_t errlen);
-/* On abort or interrupt, rename the temporary to `partial_path` (same
- * directory as the target) instead of removing it. Returns 0, or -1 with a
- * reason (path too long, not in the target's directory, or the same as the
- * target). Ignored for standard output and direct targets. */
-int outfile_keep_partial(outfile_t *of, const char *partial_path, char *err, size_t errlen);
 /* Make the output the target: see Notes. Frees of. Returns 0, or -1 with a
  * reason (the target is then untouched). */
 int outfile_commit(outfile_t *of, char *err, size_t errlen);
-/* Drop the output (or keep it under its partial name). Frees of. NULL is a
- * no-op. */
+/* Drop the output: the temporary is removed. Frees of. NULL is a no-op. */
 void outfile_abort(outfile_t *of);
-/* Async-signal-safe: remove (or keep as partial) every open temporary. The
+/* Async-signal-safe: remove every open temporary. The
  * outfile_t objects stay allocated; the process is expected to exit. */
 void outfile_cleanup_signal(void);
 /* The terminating signals after which no temporary may be left: SIGINT,

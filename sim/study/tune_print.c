@@ -44,16 +44,6 @@ static tune_strategy_t policy_at(const tune_result_t *r, size_t i)
     return TUNE_CURRENT;
 }
 
-static const char *fn_of(const tune_result_t *r, tune_strategy_t s)
-{
-    return r->function[s];
-}
-
-static const char *preempt_name(caller_preempt_t p)
-{
-    return caller_preempt_name(p);
-}
-
 static json_t *jreal(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
@@ -113,7 +103,7 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
         json_object_set_new(o, "after_bytes", jbytes(true, b->after_bytes, &ovf));
         json_object_set_new(o, "to_bytes", jbytes(b->to_bytes != 0, b->to_bytes, &ovf));
         json_object_set_new(o, "strategy", json_string(tune_strategy_name(b->strategy)));
-        json_object_set_new(o, "function", json_string(fn_of(r, b->strategy)));
+        json_object_set_new(o, "function", json_string(r->function[b->strategy]));
         json_object_set_new(o, "merged", json_boolean(b->merged));
         json_object_set_new(o, "outweighed", json_boolean(b->outweighed));
         json_object_set_new(o, "hardware_switch_inside", json_boolean(b->hw_switch_inside));
@@ -160,7 +150,7 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
     }
     json_object_set_new(root, "hardware_switch", hw);
     json_t *cap = json_object();
-    json_object_set_new(cap, "preempt", json_string(preempt_name(r->preempt)));
+    json_object_set_new(cap, "preempt", json_string(caller_preempt_name(r->preempt)));
     json_object_set_new(cap, "latency_budget_seconds", jreal(r->budget_seconds));
     json_object_set_new(cap, "needed", json_boolean(r->cap_needed));
     json_object_set_new(cap, "function", json_string(r->function[TUNE_CURRENT]));
@@ -477,12 +467,12 @@ static int print_text(FILE *out, const tune_result_t *r, char *err, size_t errle
         fprintf(out,
                 "extent cap (preempt %s, budget %s): none needed; %s preemption can "
                 "reschedule inside an extent\n",
-                preempt_name(r->preempt), b, preempt_name(r->preempt));
+                caller_preempt_name(r->preempt), b, caller_preempt_name(r->preempt));
     } else if (!r->cap_found) {
         fprintf(out,
                 "extent cap (preempt %s, budget %s): none fits; even a 4KiB clear takes "
                 "longer\n",
-                preempt_name(r->preempt), b);
+                caller_preempt_name(r->preempt), b);
     } else {
         char d[32];
         unit_format_size(r->cap_bytes, a, sizeof a);
@@ -491,7 +481,7 @@ static int print_text(FILE *out, const tune_result_t *r, char *err, size_t errle
         fprintf(out,
                 "extent cap (preempt %s, budget %s, %s): %s, power of two %s (%s per extent, "
                 "%.2f GB/sec); throughput %s %.2f%% %s one 1GiB extent\n",
-                preempt_name(r->preempt), b, r->function[TUNE_CURRENT], a, d, c,
+                caller_preempt_name(r->preempt), b, r->function[TUNE_CURRENT], a, d, c,
                 r->cap_bytes_per_sec / (double)(1ull << 30),
                 r->throughput_loss >= 0 ? "lost:" : "gained:", 100 * fabs(r->throughput_loss),
                 r->throughput_loss >= 0 ? "against" : "over");
