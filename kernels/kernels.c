@@ -92,6 +92,32 @@ const kern_info_t *kern_find(const char *name)
     return NULL;
 }
 
+/* perf bench mem memset's names of the same kernels (tools/perf/bench/
+ * mem-memset-x86-64-asm-def.h and the clear_pages series: "default" is the C
+ * library's memset). */
+static const struct {
+    const char *perf_name, *name;
+} perf_names[] = {
+    {"default", "memset"},         {"x86-64-unrolled", "unrolled"}, {"x86-64-stosq", "rep_stosq"},
+    {"x86-64-stosb", "rep_stosb"}, {"x86-64-movnt", "movnti"},      {NULL, NULL},
+};
+
+const kern_info_t *kern_find_perf(const char *perf_name)
+{
+    for (size_t i = 0; perf_name && perf_names[i].perf_name; i++)
+        if (strcmp(perf_names[i].perf_name, perf_name) == 0)
+            return kern_find(perf_names[i].name);
+    return NULL;
+}
+
+const char *kern_perf_name(const kern_info_t *k)
+{
+    for (size_t i = 0; k && perf_names[i].perf_name; i++)
+        if (strcmp(perf_names[i].name, k->name) == 0)
+            return perf_names[i].perf_name;
+    return NULL;
+}
+
 const char *kern_isa_name(kern_isa_t isa)
 {
     switch (isa) {

@@ -67,6 +67,12 @@ typedef struct kern_info {
 /* NULL-terminated table, in display order. */
 const kern_info_t *kern_table(void);
 const kern_info_t *kern_find(const char *name);
+/* The kernel perf bench mem memset calls perf_name ("default" the C
+ * library's memset, "x86-64-stosq", "x86-64-stosb", "x86-64-unrolled",
+ * "x86-64-movnt"), or NULL; and a kernel's perf name, or NULL when perf has
+ * none. */
+const kern_info_t *kern_find_perf(const char *perf_name);
+const char *kern_perf_name(const kern_info_t *k);
 const char *kern_isa_name(kern_isa_t isa);
 /* Feature names for the needs list: fills `names` with up to max entries. */
 size_t kern_needs_names(const kern_info_t *k, const char **names, size_t max);

@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "kernels/callers.h"
+#include "kernels/kernels.h"
 #include "sim/cli/cmd_common.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/options.h"
@@ -129,6 +132,71 @@ void cmd_functions_usage(FILE *out)
           out);
 }
 
+/* The functions -f all runs (and -f help lists) for p's workload: those
+ * machine m runs (every one when m is NULL), in the table's order. Returns
+ * their count; names[] points into the kernel tables. */
+static size_t all_functions(const run_point_t *p, const machine_t *m, const char **names,
+                            size_t max)
+{
+    size_t n = 0;
+    if (wl_uses_bench_kernel(p->spec.kind)) {
+        for (const kern_bench_t *b = kern_bench_table(); b->name && n < max; b++)
+            if (!m || point_function_runs(p, b->name, m))
+                names[n++] = b->name;
+        return n;
+    }
+    for (const kern_info_t *k = kern_table(); k->name && n < max; k++)
+        if (!m || point_function_runs(p, k->name, m))
+            names[n++] = k->name;
+    return n;
+}
+
+#define FUNCTIONS_MAX 64
+
+/* -f help: the functions of the workload (on the machine when one is given). */
+static int list_functions(const cli_run_t *r, const machine_t *m)
+{
+    const char *names[FUNCTIONS_MAX];
+    size_t n = all_functions(&r->point, m, names, FUNCTIONS_MAX);
+    printf("# functions of the %s workload%s%s%s:\n", wl_kind_name(r->point.spec.kind),
+           m ? " on '" : "", m ? m->name : "", m ? "'" : "");
+    for (size_t i = 0; i < n; i++) {
+        const kern_info_t *k = kern_find(names[i]);
+        const kern_bench_t *b = k ? NULL : kern_bench_find(names[i]);
+        const char *perf = k ? kern_perf_name(k) : NULL;
+        printf("  %-14s %-16s %s\n", names[i], perf ? perf : "",
+               k   ? k->description
+               : b ? b->description
+                   : "");
+    }
+    return cmd_finish_stdout(NULL);
+}
+
+/* One prediction of r->point on m, printed to out (csv: header when first;
+ * json: into arr when not NULL). */
+static int run_one(cli_run_t *r, const machine_t *m, run_result_t *res, FILE *out, bool first,
+                   json_t *arr, char *err, size_t errlen)
+{
+    r->point.opts.progress = !r->quiet && isatty(STDERR_FILENO);
+    memset(res, 0, sizeof *res);
+    if (run_predict(m, &r->point.spec, &r->point.opts, res, err, errlen) != 0)
+        return -1;
+    if (arr) {
+        json_t *o = report_run_json(res, err, errlen);
+        if (!o || json_array_append_new(arr, o) != 0)
+            return -1;
+        return 0;
+    }
+    if (r->format == REPORT_FMT_CSV)
+        return (first ? report_csv_header(out, res, err, errlen) : 0) ||
+                       report_csv_row(out, res, err, errlen)
+                   ? -1
+                   : 0;
+    if (!first && r->format == REPORT_FMT_TEXT)
+        fputc('\n', out);
+    return report_run(out, r->format, res, err, errlen);
+}
+
 int cmd_run_main(int argc, char **argv)
 {
     char err[ERR_LEN] = "";
@@ -136,6 +204,7 @@ int cmd_run_main(int argc, char **argv)
     run_result_t *res = malloc(sizeof *res);
     machine_t *m = NULL;
     outfile_t *of = NULL;
+    json_t *arr = NULL;
     FILE *out = stdout;
     int rc = CMD_EXIT_RUNTIME;
     if (!r || !res) {
@@ -154,6 +223,10 @@ int cmd_run_main(int argc, char **argv)
         rc = CMD_EXIT_USAGE;
         goto out;
     }
+    if (r->point.function_help && !r->point.machine[0]) {
+        rc = list_functions(r, NULL);
+        goto out;
+    }
 
     bool usage = false;
     m = cmd_machine_open_point("run", &r->point, r->quiet, NULL, &usage);
@@ -161,6 +234,22 @@ int cmd_run_main(int argc, char **argv)
         if (usage)
             rc = CMD_EXIT_USAGE;
         goto out;
+    }
+    if (r->point.function_help) {
+        rc = list_functions(r, m);
+        goto out;
+    }
+    const char *names[FUNCTIONS_MAX];
+    size_t n = 1;
+    if (r->point.function_all) {
+        n = all_functions(&r->point, m, names, FUNCTIONS_MAX);
+        if (n == 0) {
+            errorf("run: -f all: machine '%s' runs no function of the %s workload", m->name,
+                   wl_kind_name(r->point.spec.kind));
+            rc = CMD_EXIT_USAGE;
+            goto out;
+        }
+        snprintf(r->point.spec.function, sizeof r->point.spec.function, "%s", names[0]);
     }
     point_apply_defaults(&r->point, m);
     if (wl_validate(&r->point.spec, m, err, sizeof err) != 0) {
@@ -177,19 +266,28 @@ int cmd_run_main(int argc, char **argv)
         }
         out = outfile_fp(of);
     }
-    r->point.opts.progress = !r->quiet && isatty(STDERR_FILENO);
-    memset(res, 0, sizeof *res);
-    if (run_predict(m, &r->point.spec, &r->point.opts, res, err, sizeof err) != 0) {
-        errorf("run: %s", err);
+    if (r->point.function_all && r->format == REPORT_FMT_JSON && !(arr = json_array())) {
+        errorf("run: out of memory");
         goto out;
     }
-    if (report_run(out, r->format, res, err, sizeof err) != 0) {
+    for (size_t i = 0; i < n; i++) {
+        if (r->point.function_all)
+            snprintf(r->point.spec.function, sizeof r->point.spec.function, "%s", names[i]);
+        if (run_one(r, m, res, out, i == 0, arr, err, sizeof err) != 0) {
+            errorf("run: %s%s%s", r->point.function_all ? r->point.spec.function : "",
+                   r->point.function_all ? ": " : "", err);
+            goto out;
+        }
+    }
+    if (arr && report_json_dump(out, arr, err, sizeof err) != 0) {
         errorf("run: %s", err);
         goto out;
     }
     rc = cmd_finish_output("run", &of);
 out:
     outfile_abort(of);
+    if (arr)
+        json_decref(arr);
     if (m)
         cfg_machine_destroy(m);
     free(res);

@@ -76,6 +76,7 @@ void cmd_sweep_usage(FILE *out)
         "                      whole sweep\n"
         "  -o, --output FILE   write to FILE (atomically: a temporary renamed over FILE)\n"
         "                      instead of standard output\n"
+        "      --keep-going    run every point even when some fail (the status is still 1)\n"
         "      --resume        keep the points already in FILE (and FILE.partial, left\n"
         "                      by an interrupted sweep) and run only the others\n"
         "      --format csv|json  output format (default csv; see docs/JSON.md)\n"
@@ -87,8 +88,14 @@ void cmd_sweep_usage(FILE *out)
         "  -f/--function, --fill, --caller, -p/--page, --fault, --preempt, --extent-cap,\n"
         "  --thp, --base-page, --exact, --seed, --set KEY=VALUE, --libc NAME-VERSION\n"
         "\n"
-        "A point that 'run' would reject (for example --chunk larger than --size) is a row\n"
-        "with its reason in the 'error' column; the other points still run.\n"
+        "machine=all sweeps every machine 'clearsim machines' lists; function=all every\n"
+        "function of the workload, where a machine that does not run one (another ISA, a\n"
+        "missing feature) gives its points a row whose 'error' says \"skipped: ...\".\n"
+        "A point that 'run' would reject (for example --chunk larger than --size) fails:\n"
+        "its row holds the reason in the 'error' column, the failed points are listed on\n"
+        "stderr and the exit status is 1. The sweep stops after the batch in which a\n"
+        "point failed, leaving FILE as it was (the completed rows stay in FILE.partial);\n"
+        "with --keep-going every point runs and FILE is written, and the status is still 1.\n"
         "Example: clearsim sweep --machine zen3-epyc-7j13 -f rep_stosb --sweep size=4KB..64MB:x4\n",
         out);
 }
@@ -101,6 +108,7 @@ typedef struct sweep_args {
     uint32_t shard_index, shard_count;
     const char *output;
     bool resume;
+    bool keep_going;
     bool quiet;
     report_format_t format;
 } sweep_args_t;
@@ -128,6 +136,9 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
     case CLI_O_RESUME:
         a->resume = true;
         return 0;
+    case CLI_O_KEEP_GOING:
+        a->keep_going = true;
+        return 0;
     case CLI_O_FORMAT:
         return cli_take_format(opt, arg, sweep_formats, &a->format, err, errlen);
     default:
@@ -138,8 +149,9 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
 /* Returns CLI_OK, CLI_HELP or CLI_USAGE (err set). */
 static int parse_args(int argc, char **argv, sweep_args_t *a, char *err, size_t errlen)
 {
-    static const cli_opt_t opts[] = {CLI_O_SWEEP,  CLI_O_JOBS,   CLI_O_SHARD, CLI_O_OUTPUT,
-                                     CLI_O_RESUME, CLI_O_FORMAT, CLI_O_QUIET, CLI_O_END};
+    static const cli_opt_t opts[] = {CLI_O_SWEEP,  CLI_O_JOBS,   CLI_O_SHARD,
+                                     CLI_O_OUTPUT, CLI_O_RESUME, CLI_O_KEEP_GOING,
+                                     CLI_O_FORMAT, CLI_O_QUIET,  CLI_O_END};
     cli_spec_t spec = {opts, cli_point_all, a->base, on_option, a, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
     if (rc != CLI_OK)
@@ -336,7 +348,6 @@ typedef struct out_state {
     FILE *fp;
     report_format_t fmt;
     json_t *points; /* json: the array being built */
-    size_t failed;
 } out_state_t;
 
 static int put_csv(out_state_t *o, const char *line)
@@ -465,11 +476,29 @@ static FILE *open_partial(const char *path, const char *header, bool resume, cha
     return f;
 }
 
+/* The failed points, for stderr: the first FAILURES_SHOWN lines, and a count. */
+#define FAILURES_SHOWN 20
+typedef struct failures {
+    char line[FAILURES_SHOWN][SWEEP_WHY_MAX + 256];
+    size_t n;
+} failures_t;
+
+static void note_failure(failures_t *f, const sweep_t *sw, uint64_t p, const char *why)
+{
+    if (f->n < FAILURES_SHOWN) {
+        char label[256];
+        snprintf(f->line[f->n], sizeof f->line[0], "point %" PRIu64 " (%s): %s", p,
+                 sweep_point_label(sw, p, label, sizeof label), why);
+    }
+    f->n++;
+}
+
 /* Run the points of the shard that h does not hold, in batches, writing
  * every slot in point order after each batch, and appending the batch's
  * rows to pfp (FILE.partial; NULL: none) at once. */
 static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, const char *ppath,
-                     have_t *h, size_t *n_failed, size_t *n_run, char *err, size_t errlen)
+                     have_t *h, failures_t *fails, bool *stopped, size_t *n_run, char *err,
+                     size_t errlen)
 {
     out_state_t o = {.fp = fp, .fmt = a->format};
     /* with FILE.partial, a batch is two points per thread: a completed row
@@ -479,12 +508,15 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, co
     uint64_t *todo = malloc((h->n_slots ? h->n_slots : 1) * sizeof *todo);
     char **rec = calloc(batch, sizeof *rec);
     bool *failed = calloc(batch, sizeof *failed);
+    char(*why)[SWEEP_WHY_MAX] = calloc(batch, sizeof *why);
     progress_t *pr = NULL;
     size_t n_todo = 0, next_slot = 0;
     int rc = -1;
     err[0] = '\0';
 
-    if (!todo || !rec || !failed || (a->format == REPORT_FMT_JSON && !(o.points = json_array()))) {
+    *stopped = false;
+    if (!todo || !rec || !failed || !why ||
+        (a->format == REPORT_FMT_JSON && !(o.points = json_array()))) {
         errbuf_set(err, errlen, "out of memory");
         goto done;
     }
@@ -499,8 +531,14 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, co
     for (size_t t0 = 0;; t0 += batch) {
         size_t nb = n_todo - t0 < batch ? n_todo - t0 : batch;
         if (nb > 0 &&
-            sweep_run(sw, todo + t0, nb, a->jobs, a->format, pr, t0, rec, failed, err, errlen))
+            sweep_run(sw, todo + t0, nb, a->jobs, a->format, pr, t0, rec, failed, why, err, errlen))
             goto done;
+        size_t batch_failed = 0;
+        for (size_t k = 0; k < nb; k++)
+            if (failed[k]) {
+                note_failure(fails, sw, todo[t0 + k], why[k]);
+                batch_failed++;
+            }
         /* the batch's rows reach FILE.partial first: whatever happens to the
          * output below, they are kept */
         if (pfp) {
@@ -520,11 +558,8 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, co
                    1;
         for (size_t r = 0; next_slot < upto; next_slot++) {
             const char *fresh = NULL;
-            if (!slot_kept(h, next_slot)) {
-                fresh = rec[r];
-                o.failed += failed[r];
-                r++;
-            }
+            if (!slot_kept(h, next_slot))
+                fresh = rec[r++];
             if (put_slot(&o, h, next_slot, fresh, err, errlen) != 0)
                 goto write_error;
         }
@@ -534,6 +569,11 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, co
         }
         if (fflush(fp) != 0)
             goto write_error;
+        if (batch_failed && !a->keep_going && t0 + nb < n_todo) {
+            *stopped = true;
+            rc = 0;
+            goto done;
+        }
         if (t0 + nb >= n_todo)
             break;
     }
@@ -558,10 +598,10 @@ done:
         free(rec[k]);
     free(rec);
     free(failed);
+    free(why);
     progress_destroy(pr);
     json_decref(o.points);
     free(todo);
-    *n_failed = o.failed;
     return rc;
 }
 
@@ -572,6 +612,7 @@ int cmd_sweep_main(int argc, char **argv)
     sweep_args_t a = {.jobs = 1, .shard_count = 1, .format = REPORT_FMT_CSV};
     sweep_t *sw = NULL;
     have_t h = {0};
+    failures_t *failures = NULL;
     outfile_t *of = NULL;
     FILE *pfp = NULL;
     char partial[4096] = "";
@@ -680,11 +721,27 @@ int cmd_sweep_main(int argc, char **argv)
             goto out;
         }
     }
-    size_t n_failed = 0, n_run = 0;
-    if (run_sweep(sw, &a, outfile_fp(of), pfp, partial, &h, &n_failed, &n_run, err, sizeof err) !=
-        0) {
+    size_t n_run = 0;
+    bool stopped = false;
+    failures = calloc(1, sizeof *failures);
+    if (!failures) {
+        errorf("out of memory");
+        goto out;
+    }
+    if (run_sweep(sw, &a, outfile_fp(of), pfp, partial, &h, failures, &stopped, &n_run, err,
+                  sizeof err) != 0) {
         errorf("%s", err);
         goto out;
+    }
+    for (size_t i = 0; i < failures->n && i < FAILURES_SHOWN; i++)
+        errorf("%s", failures->line[i]);
+    if (failures->n > FAILURES_SHOWN)
+        errorf("... and %zu more failed points", failures->n - FAILURES_SHOWN);
+    if (stopped) {
+        errorf("stopped after the batch with the first failed point%s; --keep-going runs "
+               "every point",
+               pfp ? " (the completed rows are in FILE.partial; FILE is as it was)" : "");
+        goto out; /* rc stays 1 */
     }
     outfile_t *done = of;
     of = NULL;
@@ -697,10 +754,10 @@ int cmd_sweep_main(int argc, char **argv)
         pfp = NULL;
         unlink(partial); /* superseded by the complete file */
     }
-    if (n_failed > 0)
-        errorf("note: %zu of %zu points could not run; see the 'error' %s", n_failed, n_run,
+    if (failures->n > 0)
+        errorf("%zu of %zu points failed; see the 'error' %s", failures->n, n_run,
                a.format == REPORT_FMT_CSV ? "column" : "keys");
-    rc = CMD_EXIT_OK;
+    rc = failures->n > 0 ? CMD_EXIT_RUNTIME : CMD_EXIT_OK;
 out:
     outfile_abort(of);
     if (pfp)
@@ -714,6 +771,7 @@ out:
         for (size_t k = 0; k < h.n_slots; k++)
             json_decref(h.objs[k]);
     free(h.objs);
+    free(failures);
     sweep_destroy(sw);
     free(a.axes);
     free(a.base);

@@ -41,6 +41,7 @@ static const struct {
     {CLI_O_SWEEP, "sweep", 0, true},
     {CLI_O_SHARD, "shard", 0, true},
     {CLI_O_RESUME, "resume", 0, false},
+    {CLI_O_KEEP_GOING, "keep-going", 0, false},
     {CLI_O_SIZES, "sizes", 0, true},
     {CLI_O_SIZES_FILE, "sizes-file", 0, true},
     {CLI_O_REUSE, "reuse", 0, true},
@@ -287,7 +288,9 @@ int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errle
     run_init(out);
     cli_spec_t spec = {opts, cli_point_all, &out->point, run_handler, out, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
-    if (rc == CLI_OK && out->point.machine[0] == '\0')
+    if (rc == CLI_OK && point_check_applies(&out->point, err, errlen) != 0)
+        return CLI_USAGE;
+    if (rc == CLI_OK && out->point.machine[0] == '\0' && !out->point.function_help)
         return errbuf_set_rc(CLI_USAGE, err, errlen,
                              "--machine is required; see 'clearsim machines'");
     return rc;
@@ -324,7 +327,15 @@ int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t
     out->repeat = NATIVE_REPEAT_DEFAULT;
     out->cpu = -1;
     cli_spec_t spec = {opts, keys, &out->run.point, native_handler, out, NULL};
-    return cli_parse(argc, argv, &spec, err, errlen);
+    int rc = cli_parse(argc, argv, &spec, err, errlen);
+    if (rc == CLI_OK && point_check_applies(&out->run.point, err, errlen) != 0)
+        return CLI_USAGE;
+    if (rc == CLI_OK && (out->run.point.function_all || out->run.point.function_help))
+        return errbuf_set_rc(CLI_USAGE, err, errlen,
+                             "-f %s: native runs one function; list them with 'clearsim "
+                             "functions'",
+                             out->run.point.function_all ? "all" : "help");
+    return rc;
 }
 
 static int list_handler(void *ctx, cli_opt_t id, const char *opt, const char *arg, char *err,

@@ -44,6 +44,7 @@ typedef enum cli_opt {
     CLI_O_SWEEP,
     CLI_O_SHARD,
     CLI_O_RESUME,
+    CLI_O_KEEP_GOING,
     CLI_O_SIZES,
     CLI_O_SIZES_FILE,
     CLI_O_REUSE,

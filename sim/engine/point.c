@@ -14,6 +14,7 @@
 #include "sim/machine/cfg.h"
 #include "sim/machine/libc.h"
 #include "sim/machine/optval.h"
+#include "sim/machine/suggest.h"
 #include "sim/machine/units.h"
 
 const point_option_t point_options[] = {
@@ -55,15 +56,35 @@ static int set_page(const char *arg, uint64_t *out, char *err, size_t errlen)
     return 0;
 }
 
-static int set_function(const char *arg, char *dst, size_t len, char *err, size_t errlen)
+/* -f NAME: a kernel by clearsim's name or perf's ("x86-64-stosq"), or
+ * "all" / "help" (the command runs or lists every function). */
+static int set_function(run_point_t *p, const char *arg, char *err, size_t errlen)
 {
-    char a[80];
-    if (strlen(arg) >= len || (kern_find(arg) == NULL && kern_bench_find(arg) == NULL))
-        return errbuf_set(err, errlen,
-                          "--function '%s': unknown function; see 'clearsim functions'",
-                          optval_shown(arg, a, sizeof a));
-    memcpy(dst, arg, strlen(arg) + 1);
-    return 0;
+    char a[80], hint[96];
+    char *dst = p->spec.function;
+    const size_t len = sizeof p->spec.function;
+    p->function_all = strcmp(arg, "all") == 0;
+    p->function_help = strcmp(arg, "help") == 0;
+    if (p->function_all || p->function_help)
+        return 0;
+    const kern_info_t *perf = kern_find_perf(arg);
+    if (perf)
+        arg = perf->name;
+    if (strlen(arg) < len && (kern_find(arg) || kern_bench_find(arg))) {
+        memcpy(dst, arg, strlen(arg) + 1);
+        return 0;
+    }
+    suggest_t sg;
+    suggest_init(&sg, arg);
+    for (const kern_info_t *k = kern_table(); k->name; k++) {
+        suggest_offer(&sg, k->name);
+        suggest_offer(&sg, kern_perf_name(k));
+    }
+    for (const kern_bench_t *b = kern_bench_table(); b->name; b++)
+        suggest_offer(&sg, b->name);
+    return errbuf_set(
+        err, errlen, "--function '%s': unknown function%s; see 'clearsim functions' or -f help",
+        optval_shown(arg, a, sizeof a), suggest_hint(suggest_best(&sg), hint, sizeof hint));
 }
 
 /* --set KEY=VALUE: checked for its form and key (cfg_set_check); the value
@@ -162,6 +183,7 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
     wl_spec_t *s = &p->spec;
     uint64_t v = 0;
     int i = 0;
+    p->given |= 1u << (o - point_options);
     if (strcmp(key, "set") == 0)
         return set_override(p, arg, err, errlen);
     if (strcmp(key, "libc") == 0) {
@@ -196,7 +218,7 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
             return -1;
         s->loops = (uint32_t)v;
     } else if (strcmp(key, "function") == 0) {
-        if (set_function(arg, s->function, sizeof s->function, err, errlen))
+        if (set_function(p, arg, err, errlen))
             return -1;
         p->function_given = true;
     } else if (strcmp(key, "fill") == 0) {
@@ -258,6 +280,57 @@ int point_check(const run_point_t *p, char *err, size_t errlen)
         return errbuf_set(err, errlen, "--chunk (%s) is larger than --size (%s)", k, z);
     }
     return 0;
+}
+
+/* Which workloads each option applies to (the others reject it). */
+enum { APPLY_MEMSET = 1, APPLY_MMAP = 2, APPLY_BENCH = 4, APPLY_COPY = 8 };
+
+static unsigned point_applies_to(wl_kind_t kind)
+{
+    if (kind == WL_COPY)
+        return APPLY_BENCH | APPLY_COPY;
+    if (wl_uses_bench_kernel(kind))
+        return APPLY_BENCH;
+    return wl_base_kind(kind) == WL_MMAP ? APPLY_MMAP : APPLY_MEMSET;
+}
+
+static const struct {
+    const char *option;
+    unsigned to;
+    const char *which; /* the workloads, for the message */
+} applies[] = {
+    {"chunk", APPLY_MEMSET, "memset, store, ntstore, linezero, fence and startup"},
+    {"fill", APPLY_MEMSET | APPLY_COPY,
+     "memset, store, ntstore, linezero, fence and startup (and copy)"},
+    {"caller", APPLY_MEMSET | APPLY_MMAP, "the clearing workloads (not load, copy or latency)"},
+    {"fault", APPLY_MMAP, "mmap and fault"},
+    {"preempt", APPLY_MMAP, "mmap and fault"},
+    {"extent-cap", APPLY_MMAP, "mmap and fault"},
+    {"thp", APPLY_MMAP, "mmap and fault"},
+    {"base-page", APPLY_MMAP, "mmap and fault"},
+};
+
+int point_check_applies(const run_point_t *p, char *err, size_t errlen)
+{
+    const unsigned to = point_applies_to(p->spec.kind);
+    for (size_t i = 0; i < sizeof applies / sizeof applies[0]; i++) {
+        const point_option_t *o = point_option_find(applies[i].option);
+        if (!(p->given & (1u << (o - point_options))) || (applies[i].to & to))
+            continue;
+        return errbuf_set(err, errlen, "--%s applies only to the %s workloads, not to %s", o->name,
+                          applies[i].which, wl_kind_name(p->spec.kind));
+    }
+    return 0;
+}
+
+bool point_function_runs(const run_point_t *p, const char *function, const machine_t *m)
+{
+    char why[256];
+    wl_spec_t spec = p->spec;
+    if (strlen(function) >= sizeof spec.function)
+        return false;
+    snprintf(spec.function, sizeof spec.function, "%s", function);
+    return wl_validate(&spec, m, why, sizeof why) == 0;
 }
 
 /* The next blank-separated word of *s into buf; false at the end. */
@@ -323,6 +396,11 @@ int point_parse_args(run_point_t *p, const char *args, char *err, size_t errlen)
         if (point_set(p, o->name, val, err, errlen) != 0)
             return -1;
     }
+    if (p->function_all || p->function_help)
+        return errbuf_set(err, errlen, "-f %s: give one function here",
+                          p->function_all ? "all" : "help");
+    if (point_check_applies(p, err, errlen) != 0)
+        return -1;
     return point_check(p, err, errlen);
 }
 

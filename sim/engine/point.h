@@ -36,6 +36,9 @@ typedef struct run_point {
     bool caller_given;                   /* --caller given (else chosen from the workload) */
     bool chunk_given;                    /* -k given */
     bool page_given;                     /* -p given */
+    bool function_all;                   /* -f all: every function the machine supports */
+    bool function_help;                  /* -f help: list them */
+    uint32_t given;                      /* bit i: point_options[i] was given */
     /* --set KEY=VALUE, in the order given (a key given again replaces its
      * value in place): applied to the machine when it is loaded */
     uint32_t n_set;
@@ -82,6 +85,15 @@ const point_option_t *point_option_find(const char *key);
 /* What the options alone can check: --chunk <= --size (when -k was given).
  * Returns 0, or -1 with a reason. */
 int point_check(const run_point_t *p, char *err, size_t errlen);
+/* Every option given applies to the workload (--preempt, --fault,
+ * --extent-cap, --thp and --base-page only to mmap and fault; --chunk and
+ * --fill only to memset and the microbenchmarks that clear; --caller not to
+ * load, copy and latency). Returns 0, or -1 with a reason naming the
+ * option and the workloads it applies to. */
+int point_check_applies(const run_point_t *p, char *err, size_t errlen);
+/* Is the point's function the machine's to run for its workload (ISA,
+ * features, class)? For -f all: the functions it lists. */
+bool point_function_runs(const run_point_t *p, const char *function, const machine_t *m);
 /* An option string ("-s 64MB -k 4KB --fill 0x5a"), words separated by
  * blanks, --key VALUE, --key=VALUE, -k VALUE or -kVALUE, each set as
  * point_set does, then point_check. Returns 0, or -1 with a reason. */

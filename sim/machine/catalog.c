@@ -16,6 +16,7 @@
 
 #include "models/base/errbuf.h"
 #include "sim/machine/cfg.h"
+#include "sim/machine/suggest.h"
 
 #ifndef CLEARSIM_SOURCE_DIR
 #define CLEARSIM_SOURCE_DIR "."
@@ -53,6 +54,29 @@ size_t catalog_dirs(char dirs[][MACHINE_TEXT_MAX], size_t max)
     if (n < max)
         snprintf(dirs[n++], MACHINE_TEXT_MAX, "%s", cfg_configs_dir());
     return n;
+}
+
+/* The machine name in dirs nearest to arg (sim/machine/suggest.h), or NULL. */
+static const char *nearest_machine(const char *arg, char dirs[][MACHINE_TEXT_MAX], size_t nd,
+                                   char *buf, size_t len)
+{
+    suggest_t sg;
+    suggest_init(&sg, arg);
+    for (size_t i = 0; i < nd; i++) {
+        DIR *d = opendir(dirs[i]);
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL) {
+            char name[MACHINE_TEXT_MAX];
+            size_t n = strlen(e->d_name);
+            if (n <= 5 || strcmp(e->d_name + n - 5, ".yaml") != 0)
+                continue;
+            if (catalog_base_name(e->d_name, name, sizeof name) && suggest_offer(&sg, name))
+                suggest_keep(&sg, buf, len);
+        }
+        if (d)
+            closedir(d);
+    }
+    return suggest_best(&sg);
 }
 
 int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, size_t errlen)
@@ -97,10 +121,12 @@ int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, 
         if (access(path, R_OK) == 0)
             return 0;
     }
+    char near[MACHINE_TEXT_MAX], hint[MACHINE_TEXT_MAX + 32];
     errbuf_set(err, errlen,
-               "--machine %s: no machine file %s.yaml in %s%s (run `clearsim machines` to list "
+               "--machine %s: no machine file %s.yaml in %s%s%s (run `clearsim machines` to list "
                "them)",
-               arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir());
+               arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir(),
+               suggest_hint(nearest_machine(arg, dirs, nd, near, sizeof near), hint, sizeof hint));
     return -1;
 }
 

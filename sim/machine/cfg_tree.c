@@ -24,6 +24,7 @@
 
 #include "models/base/errbuf.h"
 #include "sim/machine/cfg_impl.h"
+#include "sim/machine/suggest.h"
 
 /* "file:line:col: path: value: rule" */
 int cfg_i_fail(cfg_ctx_t *c, yaml_mark_t mk, const char *path, const char *value, const char *fmt,
@@ -127,68 +128,38 @@ const cfg_key_t *cfg_key_find(const char *path)
     return NULL;
 }
 
-/* Levenshtein distance, for "did you mean". */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la >= CFG_PATH_MAX || lb >= CFG_PATH_MAX)
-        return SIZE_MAX;
-    size_t prev[CFG_PATH_MAX], cur[CFG_PATH_MAX];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t best = del < ins ? del : ins;
-            cur[j] = sub < best ? sub : best;
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof(size_t));
-    }
-    return prev[lb];
-}
-
-/* The closest known key or section to an unknown path, or NULL. */
+/* The closest known key or section to an unknown path, or NULL
+ * (sim/machine/suggest.h). */
 const char *cfg_i_suggest(const char *path, const char *const *names, size_t n, char *buf,
                           size_t len)
 {
-    size_t best = 3;
-    const char *hit = NULL;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = edit_distance(path, names[i]);
-        if (d < best) {
-            best = d;
-            hit = names[i];
-        }
-    }
-    if (!hit)
-        return NULL;
-    snprintf(buf, len, "%s", hit);
-    return buf;
+    suggest_t s;
+    suggest_init(&s, path);
+    for (size_t i = 0; i < n; i++)
+        suggest_offer(&s, names[i]);
+    return suggest_copy(&s, buf, len);
 }
 
 static const char *suggest_key(const cfg_ctx_t *c, const char *path, char *buf, size_t len)
 {
-    size_t best = 3;
-    buf[0] = '\0';
+    char best[CFG_PATH_MAX];
+    suggest_t s;
+    suggest_init(&s, path);
+    best[0] = '\0';
     for (size_t i = 0; i < c->nkeys; i++) {
         /* the key itself and each of its sections */
         char p[CFG_PATH_MAX];
         snprintf(p, sizeof(p), "%s", c->keys[i].path);
         for (;;) {
-            size_t d = edit_distance(path, p);
-            if (d < best) {
-                best = d;
-                snprintf(buf, len, "%s", p);
-            }
+            if (suggest_offer(&s, p))
+                suggest_keep(&s, best, sizeof best); /* p is reused */
             char *dot = strrchr(p, '.');
             if (!dot)
                 break;
             *dot = '\0';
         }
     }
-    return buf[0] ? buf : NULL;
+    return suggest_copy(&s, buf, len);
 }
 
 /* ---- stage 2a: walk the tree ---------------------------------------------- */

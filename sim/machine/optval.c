@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/base/errbuf.h"
+#include "sim/machine/suggest.h"
 #include "sim/machine/units.h"
 
 const char *optval_shown(const char *s, char *buf, size_t len)
@@ -60,8 +61,14 @@ int optval_choice(const char *opt, const char *arg, const name_value_t *t, int *
     char list[256], a[80];
     if (name_parse(t, arg, out) == 0)
         return 0;
-    return errbuf_set(err, errlen, "%s '%s': must be one of %s", opt,
-                      optval_shown(arg, a, sizeof a), name_list(t, list, sizeof list));
+    suggest_t sg;
+    suggest_init(&sg, arg);
+    for (const name_value_t *e = t; e->name; e++)
+        suggest_offer(&sg, e->name);
+    char hint[96];
+    return errbuf_set(err, errlen, "%s '%s': must be one of %s%s", opt,
+                      optval_shown(arg, a, sizeof a), name_list(t, list, sizeof list),
+                      suggest_hint(suggest_best(&sg), hint, sizeof hint));
 }
 
 int optval_text(const char *opt, const char *arg, const char *what, const char **out, char *err,

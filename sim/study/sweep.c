@@ -28,6 +28,8 @@
 #include <sys/types.h>
 
 #include "models/base/machine.h"
+#include "kernels/kernels.h"
+#include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
 #include "models/base/errbuf.h"
 #include "sim/host/host.h"
@@ -45,6 +47,7 @@ typedef struct axis {
     char **values;
     size_t n;
     uint64_t stride;
+    bool all; /* function=all: a point whose machine does not run it is skipped */
 } axis_t;
 
 typedef struct machine_slot {
@@ -96,6 +99,51 @@ void sweep_destroy(sweep_t *s)
     free(s);
 }
 
+static int add_value(axis_t *ax, const char *v)
+{
+    char **nv = realloc(ax->values, (ax->n + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    ax->values = nv;
+    if (!(nv[ax->n] = strdup(v)))
+        return -1;
+    ax->n++;
+    return 0;
+}
+
+/* machine=all: every catalogued machine; function=all: every function of the
+ * workload's table (a machine that does not run one skips its points).
+ * Returns 0, -1 with a reason, or 1 when the key takes no "all". */
+static int expand_all(const sweep_t *s, axis_t *ax, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (strcmp(ax->key, "machine") == 0) {
+        catalog_t *cat = catalog_load(err, errlen);
+        if (!cat)
+            return -1;
+        for (size_t i = 0; rc == 0 && i < catalog_count(cat); i++)
+            if (add_value(ax, catalog_name(cat, i)))
+                rc = errbuf_set(err, errlen, "out of memory");
+        catalog_destroy(cat);
+    } else if (strcmp(ax->key, "function") == 0) {
+        ax->all = true;
+        if (wl_uses_bench_kernel(s->base.spec.kind)) {
+            for (const kern_bench_t *b = kern_bench_table(); rc == 0 && b->name; b++)
+                if (add_value(ax, b->name))
+                    rc = errbuf_set(err, errlen, "out of memory");
+        } else {
+            for (const kern_info_t *k = kern_table(); rc == 0 && k->name; k++)
+                if (add_value(ax, k->name))
+                    rc = errbuf_set(err, errlen, "out of memory");
+        }
+    } else {
+        return 1;
+    }
+    if (rc == 0 && ax->n == 0)
+        rc = errbuf_set(err, errlen, "--sweep %s=all: there is none", ax->key);
+    return rc;
+}
+
 int sweep_add_axis(sweep_t *s, const char *arg, char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
@@ -114,7 +162,8 @@ int sweep_add_axis(sweep_t *s, const char *arg, char *err, size_t errlen)
         if (strcmp(s->axes[a].key, ax->key) == 0)
             return errbuf_set(err, errlen, "--sweep %s: given twice; put all values in one --sweep",
                               ax->key);
-    if (sweep_spec_expand(ax->key, eq + 1, &ax->values, &ax->n, err, errlen) != 0)
+    int xr = strcmp(eq + 1, "all") == 0 ? expand_all(s, ax, err, errlen) : 1;
+    if (xr < 0 || (xr > 0 && sweep_spec_expand(ax->key, eq + 1, &ax->values, &ax->n, err, errlen)))
         return -1;
     if (s->n_points > SWEEP_POINTS_MAX / ax->n) {
         sweep_values_free(ax->values, ax->n);
@@ -153,6 +202,19 @@ const char *sweep_value(const sweep_t *s, uint64_t p, size_t axis)
         return NULL;
     const axis_t *ax = &s->axes[axis];
     return ax->values[(p / ax->stride) % ax->n];
+}
+
+const char *sweep_point_label(const sweep_t *s, uint64_t p, char *buf, size_t len)
+{
+    size_t at = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t a = 0; a < s->n_axes && at < len; a++) {
+        int w = snprintf(buf + at, len - at, "%s%s=%s", a ? " " : "", s->axes[a].key,
+                         sweep_value(s, p, a));
+        at = w < 0 ? len : at + (size_t)w;
+    }
+    return buf;
 }
 
 /* ---- machines ---- */
@@ -510,9 +572,19 @@ static int build_point(const sweep_t *s, uint64_t p, run_point_t *r, const machi
     if (!slot->m)
         return errbuf_set(err, errlen, "%s", slot->err);
     *m = slot->m;
-    point_apply_defaults(r, *m);
-    if (wl_validate(&r->spec, *m, err, errlen) != 0)
+    if (point_check_applies(r, err, errlen) != 0)
         return -1;
+    point_apply_defaults(r, *m);
+    if (wl_validate(&r->spec, *m, err, errlen) != 0) {
+        for (size_t a = 0; a < s->n_axes; a++)
+            if (s->axes[a].all && !point_function_runs(r, r->spec.function, *m)) {
+                char why[512];
+                snprintf(why, sizeof why, "%s", err);
+                errbuf_set(err, errlen, "skipped: %s", why);
+                return 1;
+            }
+        return -1;
+    }
     return 0;
 }
 
@@ -596,6 +668,7 @@ typedef struct run_job {
     report_format_t fmt;
     char **records;
     bool *failed;
+    char (*why)[SWEEP_WHY_MAX];
     bool *fatal; /* formatting failed (out of memory) */
     char (*errs)[512];
 } run_job_t;
@@ -609,9 +682,10 @@ static void run_one(void *vctx, size_t k)
     char why[1024] = "";
     const machine_t *m = NULL;
     bool ok = false;
+    int built = -1;
     if (!r || !res) {
         snprintf(why, sizeof why, "out of memory");
-    } else if (build_point(j->s, p, r, &m, why, sizeof why) == 0) {
+    } else if ((built = build_point(j->s, p, r, &m, why, sizeof why)) == 0) {
         r->opts.progress = false;
         memset(res, 0, sizeof *res);
         ok = run_predict(m, &r->spec, &r->opts, res, why, sizeof why) == 0;
@@ -619,7 +693,9 @@ static void run_one(void *vctx, size_t k)
     for (char *c = why; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = ' ';
-    j->failed[k] = !ok;
+    j->failed[k] = !ok && built != 1;
+    if (j->why)
+        snprintf(j->why[k], sizeof j->why[k], "%s", ok ? "" : why);
     j->records[k] =
         j->fmt == REPORT_FMT_JSON
             ? json_record(j->s, p, ok ? res : NULL, ok ? NULL : why, j->errs[k], sizeof j->errs[k])
@@ -631,8 +707,8 @@ static void run_one(void *vctx, size_t k)
 }
 
 int sweep_run(sweep_t *s, const uint64_t *points, size_t n, unsigned jobs, report_format_t fmt,
-              progress_t *pr, uint64_t pr_base, char **records, bool *failed, char *err,
-              size_t errlen)
+              progress_t *pr, uint64_t pr_base, char **records, bool *failed,
+              char (*why)[SWEEP_WHY_MAX], char *err, size_t errlen)
 {
     if (!s->header)
         return errbuf_set(err, errlen, "internal: sweep_run before sweep_prepare");
@@ -651,6 +727,7 @@ int sweep_run(sweep_t *s, const uint64_t *points, size_t n, unsigned jobs, repor
                    .fmt = fmt,
                    .records = records,
                    .failed = failed,
+                   .why = why,
                    .fatal = fatal,
                    .errs = errs};
     for (size_t k = 0; k < n; k++)

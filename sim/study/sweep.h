@@ -92,12 +92,17 @@ const char *sweep_csv_header(const sweep_t *s);
 /* Run the points points[0..n-1] on `jobs` threads and format one record per
  * point: a csv row (REPORT_FMT_CSV, no line end) or a compact json object
  * (REPORT_FMT_JSON). records[k] (malloc'd) is point points[k]'s record;
- * failed[k] is set when that point has an error. Progress as in
- * pool_run. Returns 0, or -1 with a
- * reason for a failure of the sweep itself (out of memory, threads). */
+ * failed[k] is set when that point has an error; why[k] (when why is not
+ * NULL) is its error, "skipped: ..." for a point of function=all that its
+ * machine does not run (not failed), or "". Progress as in pool_run.
+ * Returns 0, or -1 with a reason for a failure of the sweep itself (out of
+ * memory, threads). */
+#define SWEEP_WHY_MAX 512
 int sweep_run(sweep_t *s, const uint64_t *points, size_t n, unsigned jobs, report_format_t fmt,
-              progress_t *pr, uint64_t pr_base, char **records, bool *failed, char *err,
-              size_t errlen);
+              progress_t *pr, uint64_t pr_base, char **records, bool *failed,
+              char (*why)[SWEEP_WHY_MAX], char *err, size_t errlen);
+/* "function=rep_stosbb size=4KB": point p's axis values, for a message. */
+const char *sweep_point_label(const sweep_t *s, uint64_t p, char *buf, size_t len);
 
 /* ---- shards ---- */
 

@@ -14,8 +14,8 @@ is_png() { # the 8-byte PNG signature, and more than a header
 
 # throughput, from a small sweep (one point has an error and is left out)
 cs sweep --machine zen3-epyc-7j13 --sweep function=rep_stosb,movnti,stp \
-    --sweep size=4KB..256KB:x4 -q -o "$TMPD/sweep.csv"
-[[ $RC -eq 0 ]] || fail "sweep for the plot: exit $RC"
+    --sweep size=4KB..256KB:x4 -q -o "$TMPD/sweep.csv" --keep-going
+[[ $RC -eq 1 ]] || fail "sweep for the plot: exit $RC (the stp points fail)"
 cs plot --input "$TMPD/sweep.csv" --output "$TMPD/thr.png" --title "zen3: memset"
 [[ $RC -eq 0 ]] || fail "plot throughput: exit $RC"
 is_png "$TMPD/thr.png" || fail "plot throughput: not a PNG"

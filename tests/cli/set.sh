@@ -72,7 +72,7 @@ python3 -c 'import csv,sys; v=[r["sweep.memory.latency"] for r in csv.DictReader
     fail "sweep memory.latency=80ns..120ns:+20ns: wrong values"
 # a value the key refuses is that point's error, not the sweep's
 cs sweep --machine $M -s 1MiB --sweep l2.mshrs=0,8 --format csv -q
-[[ $RC -eq 0 ]] || fail "sweep l2.mshrs=0,8: exit $RC"
+[[ $RC -eq 1 ]] || fail "sweep l2.mshrs=0,8: exit $RC (point 0 fails)"
 grep -q '^0,0,.*--set l2.mshrs=0: l2.mshrs: 0: must be between' "$OUT" || fail "sweep: point 0 has no error"
 expect_error 2 "same unit" sweep --machine $M --sweep memory.latency=80ns..2us:+10ns
 expect_error 2 "not a machine key" sweep --machine $M --sweep features.x=1,2

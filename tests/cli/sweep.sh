@@ -7,16 +7,20 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.bash"
 need_python
 
 # Small sizes so that the whole sweep simulates in well under a second.
+# Some of its points fail (stp on x86-64, --chunk > --size): --keep-going runs them all,
+# and the status is 1.
 A=(--machine zen3-epyc-7j13 --sweep function=rep_stosb,movnti,clzero,stp
-    --sweep size=4KB..1MB:x4 --sweep chunk=4KB,64KB -q)
+    --sweep size=4KB..1MB:x4 --sweep chunk=4KB,64KB -q --keep-going)
 
 cs sweep "${A[@]}" --jobs 1
-[[ $RC -eq 0 ]] || fail "sweep --jobs 1: exit $RC"
+[[ $RC -eq 1 ]] || fail "sweep --jobs 1: exit $RC (some points fail)"
 cp "$OUT" "$TMPD/j1.csv"
-grep -q "points could not run" "$ERR" || fail "sweep: no note about the failed points on stderr"
+grep -q "16 of 40 points failed" "$ERR" || fail "sweep: no count of the failed points on stderr"
+grep -q "^clearsim: sweep: point 30 (function=stp size=4KiB chunk=4KB): --function stp: " "$ERR" ||
+    fail "sweep: the failed points are not listed on stderr"
 
 cs sweep "${A[@]}" --jobs 2
-[[ $RC -eq 0 ]] || fail "sweep --jobs 2: exit $RC"
+[[ $RC -eq 1 ]] || fail "sweep --jobs 2: exit $RC (some points fail)"
 cmp -s "$OUT" "$TMPD/j1.csv" || fail "sweep --jobs 2 differs from --jobs 1"
 
 python3 - "$TMPD/j1.csv" <<'EOF' || fail "sweep csv contents"
@@ -42,7 +46,7 @@ EOF
 # shards merge (header once, rows sorted by point) to the unsharded csv
 for i in 1 2 3; do
     cs sweep "${A[@]}" --shard "$i/3" --jobs 2 -o "$TMPD/s$i.csv"
-    [[ $RC -eq 0 ]] || fail "sweep --shard $i/3: exit $RC"
+    [[ $RC -eq 1 ]] || fail "sweep --shard $i/3: exit $RC (some points fail)"
     [[ ! -s "$OUT" ]] || fail "sweep -o: printed on stdout"
 done
 {
@@ -56,7 +60,7 @@ cmp -s "$TMPD/merged.csv" "$TMPD/j1.csv" || fail "merged shards differ from the 
 head -n 12 "$TMPD/j1.csv" >"$TMPD/r.csv"
 printf '11,rep_stosb,1MiB,64KB,zen3' >>"$TMPD/r.csv"
 cs sweep "${A[@]}" -o "$TMPD/r.csv" --resume --jobs 2
-[[ $RC -eq 0 ]] || fail "sweep --resume: exit $RC"
+[[ $RC -eq 1 ]] || fail "sweep --resume: exit $RC (some points fail)"
 cmp -s "$TMPD/r.csv" "$TMPD/j1.csv" || fail "--resume did not complete the file identically"
 # a shard resumes too
 head -n 4 "$TMPD/s2.csv" >"$TMPD/r2.csv"
@@ -68,7 +72,7 @@ cmp -s "$TMPD/r2.csv" "$TMPD/s2.csv" || fail "--resume of a shard differs"
 head -n 12 "$TMPD/j1.csv" >"$TMPD/p.csv.partial"
 printf '11,rep_stosb,1MiB,64KB,zen3' >>"$TMPD/p.csv.partial"
 cs sweep "${A[@]}" -o "$TMPD/p.csv" --resume --jobs 2
-[[ $RC -eq 0 ]] || fail "sweep --resume from FILE.partial: exit $RC"
+[[ $RC -eq 1 ]] || fail "sweep --resume from FILE.partial: exit $RC (some points fail)"
 cmp -s "$TMPD/p.csv" "$TMPD/j1.csv" || fail "--resume from FILE.partial did not complete identically"
 [[ ! -e "$TMPD/p.csv.partial" ]] || fail "the completed sweep left FILE.partial"
 #  - a resume killed (SIGKILL: nothing can clean up) once it has appended a row keeps every
@@ -167,8 +171,8 @@ cs sweep "${J[@]}" -o "$TMPD/part.json" --resume
 cmp -s "$TMPD/part.json" "$TMPD/all.json" || fail "json --resume differs"
 
 # machines with different pmu maps: one header for all (the union of counters)
-cs sweep --sweep machine=zen3-epyc-7j13,graviton3,no-such-machine -s 64KB -q
-[[ $RC -eq 0 ]] || fail "sweep over machines: exit $RC"
+cs sweep --sweep machine=zen3-epyc-7j13,graviton3,no-such-machine -s 64KB -q --keep-going
+[[ $RC -eq 1 ]] || fail "sweep over machines: exit $RC (some points fail)"
 python3 - "$OUT" <<'EOF' || fail "sweep over machines"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -189,3 +193,43 @@ expect_error 2 "--format" sweep --machine zen3-epyc-7j13 --sweep size=4KB --form
 expect_error 2 "--fill" sweep --machine zen3-epyc-7j13 --sweep size=4KB --fill 300
 expect_error 1 "no-such-machine" sweep --machine no-such-machine --sweep size=4KB
 echo "PASS"
+
+# a sweep whose every point fails exits 1 and lists them; without --keep-going it stops after
+# the first failed batch and leaves FILE as it was (FILE.partial keeps the rows)
+cs sweep --machine zen3-epyc-7j13 --sweep function=rep_stosbb -q
+[[ $RC -eq 1 ]] || fail "a sweep whose only point fails: exit $RC"
+grep -qF "point 0 (function=rep_stosbb): --function 'rep_stosbb': unknown function (did you mean 'rep_stosb'?)" "$ERR" ||
+    fail "the failed point is not listed with its reason"
+echo keep >"$TMPD/stop.csv"
+cs sweep --machine zen3-epyc-7j13 --sweep fill=1,2 --sweep function=clzero,rep_stosb \
+    --sweep size=4KB..1MB:x2 -q --jobs 1 -o "$TMPD/stop.csv"
+[[ $RC -eq 1 ]] || fail "a sweep with failed points: exit $RC"
+grep -q "stopped after the batch with the first failed point" "$ERR" || fail "no note that the sweep stopped"
+[[ $(cat "$TMPD/stop.csv") == keep ]] || fail "a stopped sweep changed FILE"
+[[ $(($(wc -l <"$TMPD/stop.csv.partial") - 1)) -eq 2 ]] || fail "FILE.partial does not hold the first batch"
+rm -f "$TMPD/stop.csv.partial"
+cs sweep --machine zen3-epyc-7j13 --sweep fill=1,2 --sweep function=clzero,rep_stosb \
+    --sweep size=4KB..1MB:x2 -q --jobs 1 -o "$TMPD/stop.csv" --keep-going
+[[ $RC -eq 1 && $(($(wc -l <"$TMPD/stop.csv") - 1)) -eq 36 ]] || fail "--keep-going: exit $RC, or not every row"
+grep -q "18 of 36 points failed" "$ERR" || fail "--keep-going: no count of the failed points"
+
+# function=all: every function of the workload; the machine's others are skipped, not failed
+cs sweep --machine zen3-epyc-7j13 --sweep function=all -s 64KB -q
+[[ $RC -eq 0 ]] || fail "sweep function=all: exit $RC"
+python3 - "$OUT" <<'EOF' || fail "sweep function=all"
+import csv, sys
+rows = {r["sweep.function"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert {"rep_stosb", "clzero", "avx2", "stp", "dc_zva", "memset"} <= set(rows), sorted(rows)
+assert rows["stp"]["error"].startswith("skipped: "), rows["stp"]["error"]
+assert rows["clzero"]["error"] == "" and float(rows["clzero"]["bytes_per_sec"]) > 0
+EOF
+# machine=all: every catalogued machine
+cs sweep --sweep machine=all -s 64KB -q
+[[ $RC -eq 0 ]] || fail "sweep machine=all: exit $RC"
+n=$("$CLEARSIM_BIN" machines --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["machines"]))')
+[[ $(($(wc -l <"$OUT") - 1)) -eq $n ]] || fail "sweep machine=all: not one row per machine ($n)"
+# an option that does not apply to a swept workload fails its points
+cs sweep --machine zen3-epyc-7j13 --preempt full --sweep workload=memset,mmap -q --keep-going
+[[ $RC -eq 1 ]] || fail "--preempt on memset points: exit $RC"
+grep -q "preempt applies only to the mmap and fault workloads, not to memset" "$ERR" ||
+    fail "--preempt on memset points: no reason"

@@ -34,7 +34,7 @@ cs run --machine graviton3 --workload mmap -s 64MiB -p 32MB --base-page 16KB --f
 expect_error 2 "--base-page 16KiB: only arm64" run --machine zen3-epyc-7j13 --workload mmap --base-page 16KB
 expect_error 2 "16KB or 32MB" run --machine graviton3 --workload mmap -p 2MB --base-page 16KB
 expect_error 2 "--thp always: applies to base pages" run --machine zen3-epyc-7j13 --workload mmap -p 2MB --thp always
-expect_error 2 "--thp and --base-page apply only to the mmap workload" run --machine zen3-epyc-7j13 --thp always
+expect_error 2 "--thp applies only to the mmap and fault workloads, not to memset" run --machine zen3-epyc-7j13 --thp always
 expect_error 2 "--thp 'sometimes'" run --machine zen3-epyc-7j13 --workload mmap --thp sometimes
 expect_error 2 "--base-page '8KB'" run --machine graviton3 --workload mmap --base-page 8KB
 
