@@ -16,10 +16,7 @@
 
 #include "models/base/errbuf.h"
 #include "sim/machine/cfg.h"
-
-#ifndef CLEARSIM_SOURCE_DIR
-#define CLEARSIM_SOURCE_DIR "."
-#endif
+#include "sim/machine/datadir.h"
 
 /* ---- finding machine files ------------------------------------------------ */
 
@@ -28,7 +25,21 @@ const char *cfg_configs_dir(void)
     const char *e = getenv("CLEARSIM_CONFIGS");
     if (e && e[0])
         return e;
-    return CLEARSIM_SOURCE_DIR "/configs";
+    /* per thread: the data directory follows $CLEARSIM_DATA_DIR as it is now */
+    static _Thread_local char dir[MACHINE_TEXT_MAX];
+    return datadir_sub("configs", dir, sizeof dir);
+}
+
+/* Why the bundled directory may be missing ("" when nothing to add). */
+static const char *configs_note(char *buf, size_t len)
+{
+    const char *e = getenv("CLEARSIM_CONFIGS");
+    if (e && e[0]) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
+    return datadir_note(buf, len);
 }
 
 size_t catalog_dirs(char dirs[][MACHINE_TEXT_MAX], size_t max)
@@ -97,10 +108,12 @@ int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, 
         if (access(path, R_OK) == 0)
             return 0;
     }
+    char note[1024];
     errbuf_set(err, errlen,
-               "--machine %s: no machine file %s.yaml in %s%s (run `clearsim machines` to list "
+               "--machine %s: no machine file %s.yaml in %s%s%s (run `clearsim machines` to list "
                "them)",
-               arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir());
+               arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir(),
+               configs_note(note, sizeof note));
     return -1;
 }
 
@@ -152,7 +165,9 @@ static int list_dir(const char *dir, bool must, char names[][MACHINE_NAME_MAX], 
     if (!d) {
         if (!must && errno == ENOENT)
             return 0;
-        errbuf_set(err, errlen, "%s: cannot list machine files: %s", dir, strerror(errno));
+        char note[1024];
+        errbuf_set(err, errlen, "%s: cannot list machine files: %s%s", dir, strerror(errno),
+                   must ? configs_note(note, sizeof note) : "");
         return -1;
     }
     struct dirent *e;
