@@ -6,8 +6,8 @@
  * Notes
  *  - The kinds, the csv columns they read and the data file:
  *    sim/output/plot_data.c.
- *  - The templates are $CLEARSIM_PLOTS/<kind>.gp, else the source tree's
- *    plots/. gnuplot is $CLEARSIM_GNUPLOT, else `gnuplot` on PATH. It runs
+ *  - The templates are $CLEARSIM_PLOTS/<kind>.gp, else the data directory's
+ *    plots/ (sim/machine/datadir.h). gnuplot is $CLEARSIM_GNUPLOT, else `gnuplot` on PATH. It runs
  *    with its variables given by -e (no shell), writes into a private
  *    temporary directory, and the image is then copied to --output through
  *    sim/output/outfile.c (atomic). gnuplot's own messages are kept and the first
@@ -29,6 +29,7 @@
 #include "sim/cli/cmd_common.h"
 #include "sim/cli/options.h"
 #include "sim/cli/commands.h"
+#include "sim/machine/datadir.h"
 #include "sim/machine/optval.h"
 #include "models/base/errbuf.h"
 #include "sim/output/outfile.h"
@@ -37,17 +38,14 @@
 
 #define ERR_LEN 1024
 
-#ifndef CLEARSIM_SOURCE_DIR
-#define CLEARSIM_SOURCE_DIR "."
-#endif
-
 #define errorf(...) cmd_errorf("plot", __VA_ARGS__)
 
 void cmd_plot_usage(FILE *out)
 {
     fputs("usage: clearsim plot --input CSV --output FILE.png|FILE.svg [options]\n"
           "\n"
-          "Draw a csv written by clearsim with gnuplot (templates in plots/).\n"
+          "Draw a csv written by clearsim with gnuplot (templates in the data directory's\n"
+          "plots/, see 'clearsim --help').\n"
           "\n"
           "  -i, --input CSV     the csv to draw\n"
           "  -o, --output FILE   the image: .png or .svg (written atomically)\n"
@@ -244,11 +242,16 @@ int cmd_plot_main(int argc, char **argv)
     }
     const char *plots = getenv("CLEARSIM_PLOTS");
     char plotsdir[4096], script[4200];
-    snprintf(plotsdir, sizeof plotsdir, "%s",
-             plots && plots[0] ? plots : CLEARSIM_SOURCE_DIR "/plots");
+    char note[1024] = "";
+    if (plots && plots[0])
+        snprintf(plotsdir, sizeof plotsdir, "%s", plots);
+    else {
+        datadir_sub("plots", plotsdir, sizeof plotsdir);
+        datadir_note(note, sizeof note);
+    }
     snprintf(script, sizeof script, "%s/%s.gp", plotsdir, name_of(plot_kind_names, kind));
     if (access(script, R_OK) != 0) {
-        errorf("template %s: %s", script, strerror(errno));
+        errorf("template %s: %s%s", script, strerror(errno), note);
         return CMD_EXIT_RUNTIME;
     }
 

@@ -113,7 +113,9 @@ void cmd_machines_usage(FILE *out)
     fputs("usage: clearsim machines [--format text|json]\n"
           "\n"
           "List the bundled machine files (name, ISA, CPU model, description).\n"
-          "The configs directory is $CLEARSIM_CONFIGS, else the source tree's configs/.\n"
+          "The configs directory is $CLEARSIM_CONFIGS, else the data directory's configs/\n"
+          "(see 'clearsim --help'). Machine files in $CLEARSIM_MACHINES (a ':' list) and\n"
+          "$XDG_CONFIG_HOME/clearsim/machines come first.\n"
           "\n"
           "      --format text|json  output format (default text; see docs/JSON.md)\n"
           "  -h, --help              show this help\n",

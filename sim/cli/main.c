@@ -19,6 +19,12 @@
 #include "sim/cli/commands.h"
 #include "sim/output/outfile.h"
 
+#ifndef CLEARSIM_INSTALL_DATADIR
+#define CLEARSIM_INSTALL_DATADIR "/usr/local/share/clearsim"
+#endif
+#ifndef CLEARSIM_BIN_TO_DATA
+#define CLEARSIM_BIN_TO_DATA "../share/clearsim"
+#endif
 #ifndef CLEARSIM_VERSION
 #define CLEARSIM_VERSION "unknown"
 #endif
@@ -72,7 +78,14 @@ static void usage_main(FILE *out)
           "\n"
           "Exit status: 0 success, 1 runtime error (machine file, run, output),\n"
           "2 usage error (unknown command or option, bad option value).\n"
-          "See 'clearsim <command> --help' for the options of each command.\n",
+          "See 'clearsim <command> --help' for the options of each command.\n"
+          "\n"
+          "Data files (machine files and size distributions in configs/, plot templates\n"
+          "in plots/) are in the data directory: $CLEARSIM_DATA_DIR when set, else\n"
+          "'" CLEARSIM_BIN_TO_DATA "' next to the clearsim binary (an installed clearsim),\n"
+          "else "
+          "the source tree when clearsim runs from its build tree, else\n"
+          "'" CLEARSIM_INSTALL_DATADIR "'.\n",
           out);
 }
 

@@ -16,11 +16,8 @@
 
 #include "models/base/errbuf.h"
 #include "sim/machine/cfg.h"
+#include "sim/machine/datadir.h"
 #include "sim/machine/suggest.h"
-
-#ifndef CLEARSIM_SOURCE_DIR
-#define CLEARSIM_SOURCE_DIR "."
-#endif
 
 /* ---- finding machine files ------------------------------------------------ */
 
@@ -29,7 +26,21 @@ const char *cfg_configs_dir(void)
     const char *e = getenv("CLEARSIM_CONFIGS");
     if (e && e[0])
         return e;
-    return CLEARSIM_SOURCE_DIR "/configs";
+    /* per thread: the data directory follows $CLEARSIM_DATA_DIR as it is now */
+    static _Thread_local char dir[MACHINE_TEXT_MAX];
+    return datadir_sub("configs", dir, sizeof dir);
+}
+
+/* Why the bundled directory may be missing ("" when nothing to add). */
+static const char *configs_note(char *buf, size_t len)
+{
+    const char *e = getenv("CLEARSIM_CONFIGS");
+    if (e && e[0]) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
+    return datadir_note(buf, len);
 }
 
 size_t catalog_dirs(char dirs[][MACHINE_TEXT_MAX], size_t max)
@@ -121,11 +132,12 @@ int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, 
         if (access(path, R_OK) == 0)
             return 0;
     }
-    char near[MACHINE_TEXT_MAX], hint[MACHINE_TEXT_MAX + 32];
+    char near[MACHINE_TEXT_MAX], hint[MACHINE_TEXT_MAX + 32], note[1024];
     errbuf_set(err, errlen,
-               "--machine %s: no machine file %s.yaml in %s%s%s (run `clearsim machines` to list "
-               "them)",
+               "--machine %s: no machine file %s.yaml in %s%s%s%s (run `clearsim machines` to "
+               "list them)",
                arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir(),
+               configs_note(note, sizeof note),
                suggest_hint(nearest_machine(arg, dirs, nd, near, sizeof near), hint, sizeof hint));
     return -1;
 }
@@ -178,7 +190,9 @@ static int list_dir(const char *dir, bool must, char names[][MACHINE_NAME_MAX], 
     if (!d) {
         if (!must && errno == ENOENT)
             return 0;
-        errbuf_set(err, errlen, "%s: cannot list machine files: %s", dir, strerror(errno));
+        char note[1024];
+        errbuf_set(err, errlen, "%s: cannot list machine files: %s%s", dir, strerror(errno),
+                   must ? configs_note(note, sizeof note) : "");
         return -1;
     }
     struct dirent *e;

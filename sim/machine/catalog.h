@@ -26,7 +26,8 @@
 /* Most machine files a catalogue holds. */
 #define CATALOG_MAX 256
 
-/* The bundled configs directory ($CLEARSIM_CONFIGS, else the source tree's configs/). */
+/* The bundled configs directory ($CLEARSIM_CONFIGS, else the data directory's
+ * configs/, sim/machine/datadir.h). */
 const char *cfg_configs_dir(void);
 #define CATALOG_DIRS_MAX 16
 /* The machine directories in search order, the bundled one last. Returns

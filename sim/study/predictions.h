@@ -29,8 +29,10 @@
  *  - The fingerprint is 64-bit FNV-1a over PREDMD_VERSION, the case
  *    templates, the selected machine names and, in byte order of their
  *    paths, the path, size and contents of every input file that can change
- *    the file: configs/<*>.yaml (from cfg_configs_dir()) and, under
- *    CLEARSIM_SOURCE_DIR, every .c, .h and .inc file of the folders models/,
+ *    the file: configs/<*>.yaml (from cfg_configs_dir()) and, under the
+ *    source tree (datadir_source_dir(), sim/machine/datadir.h: only a
+ *    binary in its build tree has one; an installed or copied clearsim
+ *    fails here with one line), every .c, .h and .inc file of the folders models/,
  *    kernels/ and sim/ at any depth (whole folders, so a new file cannot be
  *    left out). Paths are hashed
  *    relative to those directories, so the fingerprint does not depend on
@@ -76,9 +78,9 @@ int predmd_fingerprint(const char names[][MACHINE_NAME_MAX], size_t n, uint64_t 
 
 /* The most recently modified of the source files among the inputs (not the
  * machine files, which clearsim reads when it runs): its path relative to
- * CLEARSIM_SOURCE_DIR and its mtime. `clearsim report` refuses to run when
- * it is newer than the clearsim binary, whose predictions would then not
- * match the fingerprint. Returns 0, or -1 with a reason. */
+ * the source tree and its mtime (-1 when there is none, see Notes). `clearsim report` refuses to
+ * run when it is newer than the clearsim binary, whose predictions would then not match the
+ * fingerprint. Returns 0, or -1 with a reason. */
 int predmd_newest_source(char *rel, size_t rellen, struct timespec *mtime, char *err,
                          size_t errlen);
 

@@ -19,12 +19,9 @@
 
 #include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
+#include "sim/machine/datadir.h"
 #include "models/base/errbuf.h"
 #include "sim/machine/infile.h"
-
-#ifndef CLEARSIM_SOURCE_DIR
-#define CLEARSIM_SOURCE_DIR "."
-#endif
 
 #define FNV_PRIME 0x100000001b3ull
 
@@ -160,9 +157,16 @@ static int collect_inputs(md_files_t *f, bool with_configs, char *err, size_t er
     static const char *const code[] = {".c", ".h", ".inc", NULL};
     static const char *const folders[] = {"models", "kernels", "sim", NULL};
     char dir[4096];
+    const char *src = datadir_source_dir();
+    if (!src)
+        return errbuf_set(err, errlen,
+                          "the predictions report's fingerprint covers the source files "
+                          "(models/, kernels/, sim/), and this clearsim is not in the build tree "
+                          "of its source (an installed or copied binary): run report from the "
+                          "build tree");
     int rc = with_configs ? add_tree(f, cfg_configs_dir(), "configs", yaml, err, errlen) : 0;
     for (size_t i = 0; rc == 0 && folders[i]; i++) {
-        snprintf(dir, sizeof dir, "%s/%s", CLEARSIM_SOURCE_DIR, folders[i]);
+        snprintf(dir, sizeof dir, "%s/%s", src, folders[i]);
         rc = add_tree(f, dir, folders[i], code, err, errlen);
     }
     if (rc == 0)
@@ -198,7 +202,7 @@ int predmd_newest_source(char *rel, size_t rellen, struct timespec *mtime, char 
         }
     }
     if (rc == 0 && f.n == 0)
-        rc = errbuf_set(err, errlen, "no source files under %s", CLEARSIM_SOURCE_DIR);
+        rc = errbuf_set(err, errlen, "no source files under %s", datadir_source_dir());
     if (rc == 0)
         *mtime = best;
     free(f.v);

@@ -22,6 +22,7 @@
 #include <yaml.h>
 
 #include "sim/machine/catalog.h"
+#include "sim/machine/datadir.h"
 #include "sim/machine/infile.h"
 
 #include "models/base/errbuf.h"
@@ -387,8 +388,11 @@ int tune_dist_load(const char *name, caller_preempt_t preempt, tune_size_t **out
             strcat(list, i ? ", " : "");
             strcat(list, names[i]);
         }
-        return errbuf_set(err, errlen, "--dist '%.64s': no such distribution (known: %s%s)", nm,
-                          k ? list : "none found in ", k ? "" : cfg_configs_dir());
+        char note[1024] = "";
+        if (!k && !getenv("CLEARSIM_CONFIGS"))
+            datadir_note(note, sizeof note);
+        return errbuf_set(err, errlen, "--dist '%.64s': no such distribution (known: %s%s)%s", nm,
+                          k ? list : "none found in ", k ? "" : cfg_configs_dir(), note);
     }
     snprintf(resolved, rlen, "%s", nm);
     if (tune_load_sizes(path, out, n, err, errlen) != 0)
