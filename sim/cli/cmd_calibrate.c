@@ -8,7 +8,7 @@
  *    holds the cases, their sources and the keys to fit with bounds.
  *  - Prints a side-by-side table (measured, before, after, error) and the
  *    median and largest absolute error on the fitting and validation sets;
- *    writes the calibrated machine file atomically with --out.
+ *    writes the calibrated machine file atomically with -o/--output.
  *  - Exit status: 0 ok, 1 runtime error (bad data, failed fit, --check
  *    beyond a case's tolerance), 2 usage error.
  */
@@ -35,14 +35,14 @@
 void cmd_calibrate_usage(FILE *out)
 {
     fputs("usage: clearsim calibrate --machine NAME|PATH|host --data FILE|--microbench\n"
-          "                          [--out FILE] [options]\n"
+          "                          [-o FILE] [options]\n"
           "\n"
           "Fit the machine's fittable timing parameters (configs/README.md) to the measured\n"
           "cases of a calibration data file (data/calibration/*.yaml), or with --microbench\n"
           "to the machine file's own microbenchmark figures, by GSL nonlinear least squares\n"
           "on relative errors. Prints every case measured / before / after, the error on\n"
           "the fitting and on the validation set, and each parameter with its uncertainty;\n"
-          "--out writes the calibrated machine file (comments kept, a header records the\n"
+          "-o writes the calibrated machine file (comments kept, a header records the\n"
           "data and this command).\n"
           "\n"
           "  --machine NAME|PATH|host  machine file to start from ('host': the bundled\n"
@@ -52,10 +52,10 @@ void cmd_calibrate_usage(FILE *out)
           "                            figures: stage N to the figures with stage: N; the\n"
           "                            figures without a stage are the validation set\n"
           "                            (docs/ADDING-A-MACHINE.md)\n"
-          "  --out FILE                write the calibrated machine file here (atomically)\n"
+          "  -o, --output FILE         write the calibrated machine file here (atomically)\n"
           "  --check                   predict and compare only; exit 1 when a case with a\n"
           "                            tolerance is outside it\n"
-          "  --threads N               cases predicted at once (default: online CPUs)\n"
+          "  -j, --jobs N              cases predicted at once (default: online CPUs)\n"
           "  --max-iter N              trust-region iterations at most (default 12)\n"
           "  -q, --quiet               no progress on stderr (without a terminal, progress\n"
           "                            is one line per evaluation)\n",
@@ -96,7 +96,7 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
     switch (id) {
     case CLI_O_DATA:
         return optval_text(opt, arg, "a file name", &a->data, err, errlen);
-    case CLI_O_OUT:
+    case CLI_O_OUTPUT:
         return optval_text(opt, arg, "a file name", &a->outp, err, errlen);
     case CLI_O_CHECK:
         a->check = true;
@@ -107,11 +107,11 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
     case CLI_O_QUIET:
         a->quiet = true;
         return 0;
-    case CLI_O_THREADS:
+    case CLI_O_JOBS:
     case CLI_O_MAX_ITER:
-        if (optval_uint(opt, arg, 1, id == CLI_O_THREADS ? 16 : 1000, &v, err, errlen) != 0)
+        if (optval_uint(opt, arg, 1, id == CLI_O_JOBS ? 16 : 1000, &v, err, errlen) != 0)
             return -1;
-        *(id == CLI_O_THREADS ? &a->threads : &a->max_iter) = (long)v;
+        *(id == CLI_O_JOBS ? &a->threads : &a->max_iter) = (long)v;
         return 0;
     default:
         return errbuf_set(err, errlen, "internal: unhandled option %s", opt);
@@ -120,8 +120,8 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
 
 int cmd_calibrate_main(int argc, char **argv)
 {
-    static const cli_opt_t opts[] = {CLI_O_DATA,    CLI_O_MICROBENCH, CLI_O_OUT,   CLI_O_CHECK,
-                                     CLI_O_THREADS, CLI_O_MAX_ITER,   CLI_O_QUIET, CLI_O_END};
+    static const cli_opt_t opts[] = {CLI_O_DATA,    CLI_O_MICROBENCH, CLI_O_OUTPUT,   CLI_O_CHECK,
+                                     CLI_O_JOBS, CLI_O_MAX_ITER,   CLI_O_QUIET, CLI_O_END};
     static const char *const keys[] = {"machine", NULL};
     static cal_args_t a;
     memset(&a, 0, sizeof a);
@@ -150,7 +150,7 @@ int cmd_calibrate_main(int argc, char **argv)
         return CMD_EXIT_USAGE;
     }
     if (check && outp) {
-        errorf("--check and --out exclude each other");
+        errorf("--check and --output exclude each other");
         return CMD_EXIT_USAGE;
     }
 
@@ -253,10 +253,10 @@ int cmd_calibrate_main(int argc, char **argv)
     if (outp) {
         char cmd[3 * POINT_MACHINE_ARG_MAX];
         if (a.microbench)
-            snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --microbench --out %s",
+            snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --microbench -o %s",
                      machine, outp);
         else
-            snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --data %s --out %s",
+            snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --data %s -o %s",
                      machine, data, outp);
         if (cal_write_yaml(path, outp, m, d, &res, cmd, err, sizeof(err))) {
             errorf("%s", err);

@@ -31,7 +31,7 @@
 
 void cmd_check_usage(FILE *out)
 {
-    fputs("usage: clearsim check FILE [--tolerance X] [--threads N] [-q]\n"
+    fputs("usage: clearsim check FILE [--tolerance X] [-j N] [-q]\n"
           "\n"
           "Run the model's own microbenchmarks on machine FILE (a name, a path or host) and\n"
           "print each figure of its microbench: section next to the model's, with the\n"
@@ -40,7 +40,7 @@ void cmd_check_usage(FILE *out)
           "Example: clearsim check ~/.config/clearsim/machines/myhost.yaml\n"
           "\n"
           "      --tolerance X       relative error allowed, 0.001..1 (default: the file's)\n"
-          "      --threads N         figures predicted at once (default: online CPUs)\n"
+          "  -j, --jobs N            figures predicted at once (default: online CPUs)\n"
           "  -q, --quiet             no progress on stderr\n"
           "  -h, --help              show this help\n",
           out);
@@ -63,7 +63,7 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
         if (end == arg || *end || !(a->tolerance >= 0.001 && a->tolerance <= 1))
             return errbuf_set(err, errlen, "%s '%s': a relative error 0.001..1", opt, arg);
         return 0;
-    case CLI_O_THREADS:
+    case CLI_O_JOBS:
         return optval_uint(opt, arg, 1, 16, &a->threads, err, errlen);
     case CLI_O_QUIET:
         a->quiet = true;
@@ -75,7 +75,7 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
 
 int cmd_check_main(int argc, char **argv)
 {
-    static const cli_opt_t opts[] = {CLI_O_TOLERANCE, CLI_O_THREADS, CLI_O_QUIET, CLI_O_END};
+    static const cli_opt_t opts[] = {CLI_O_TOLERANCE, CLI_O_JOBS, CLI_O_QUIET, CLI_O_END};
     check_args_t a = {0};
     char why[512];
     const char *file = NULL;

@@ -4,10 +4,17 @@
  */
 #include "sim/cli/cmd_common.h"
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "sim/cli/options.h"
+#include "sim/engine/run.h"
 #include "sim/machine/cfg.h"
+#include "sim/output/report.h"
 
 void cmd_errorf(const char *command, const char *fmt, ...)
 {
@@ -84,4 +91,98 @@ machine_t *cmd_machine_open_point(const char *command, const run_point_t *p, boo
         return NULL;
     }
     return m;
+}
+
+struct cmd_runs {
+    const char *command;
+    cli_run_t *r;
+    outfile_t *of;
+    FILE *out;
+    json_t *arr; /* json with many runs */
+    bool print_text;
+    size_t n;
+};
+
+cmd_runs_t *cmd_runs_open(const char *command, cli_run_t *r, bool print_text, bool many,
+                          int *rc)
+{
+    char err[1024];
+    cmd_runs_t *c = calloc(1, sizeof *c);
+    *rc = CMD_EXIT_RUNTIME;
+    if (!c || (many && r->format == REPORT_FMT_JSON && !(c->arr = json_array()))) {
+        cmd_errorf(command, "out of memory");
+        free(c);
+        return NULL;
+    }
+    c->command = command;
+    c->r = r;
+    c->out = stdout;
+    c->print_text = print_text;
+    if (r->output) {
+        c->of = outfile_open(r->output, err, sizeof err);
+        if (!c->of) {
+            cmd_errorf(command, "--output %s", err);
+            json_decref(c->arr);
+            free(c);
+            return NULL;
+        }
+        c->out = outfile_fp(c->of);
+    }
+    return c;
+}
+
+FILE *cmd_runs_fp(const cmd_runs_t *c)
+{
+    return c->out;
+}
+
+int cmd_runs_one(cmd_runs_t *c, const machine_t *m, run_result_t *res, char *err, size_t errlen)
+{
+    run_point_t *p = &c->r->point;
+    p->opts.progress = !c->r->quiet && isatty(STDERR_FILENO);
+    memset(res, 0, sizeof *res);
+    if (run_predict(m, &p->spec, &p->opts, res, err, errlen) != 0)
+        return -1;
+    bool first = c->n++ == 0;
+    switch (c->r->format) {
+    case REPORT_FMT_JSON:
+        if (c->arr) {
+            json_t *o = report_run_json(res, err, errlen);
+            return o && json_array_append_new(c->arr, o) == 0 ? 0 : -1;
+        }
+        return report_run(c->out, c->r->format, res, err, errlen);
+    case REPORT_FMT_CSV:
+        if (first && report_csv_header(c->out, res, err, errlen) != 0)
+            return -1;
+        return report_csv_row(c->out, res, err, errlen);
+    default:
+        if (!c->print_text)
+            return 0;
+        if (!first)
+            fputc('\n', c->out);
+        return report_run(c->out, c->r->format, res, err, errlen);
+    }
+}
+
+int cmd_runs_close(cmd_runs_t *c)
+{
+    char err[1024];
+    int rc = CMD_EXIT_OK;
+    if (c->arr && report_json_dump(c->out, c->arr, err, sizeof err) != 0) {
+        cmd_errorf(c->command, "%s", err);
+        rc = CMD_EXIT_RUNTIME;
+    }
+    if (rc == CMD_EXIT_OK)
+        rc = c->of ? cmd_finish_output(c->command, &c->of) : cmd_finish_stdout(c->command);
+    cmd_runs_abort(c);
+    return rc;
+}
+
+void cmd_runs_abort(cmd_runs_t *c)
+{
+    if (!c)
+        return;
+    outfile_abort(c->of);
+    json_decref(c->arr);
+    free(c);
 }

@@ -44,4 +44,25 @@ machine_t *cmd_machine_open(const char *command, const char *arg, bool quiet, ho
 machine_t *cmd_machine_open_point(const char *command, const run_point_t *p, bool quiet,
                                   host_pick_t *pick, bool *usage);
 
+/* ---- predictions of one or more functions (run -f all, bench) ---- */
+
+struct cli_run;
+typedef struct cmd_runs cmd_runs_t;
+/* Open r's output (-o FILE, else stdout; a failure is printed and *rc set).
+ * With text, each cmd_runs_one prints the report when print_text is set
+ * (run), or nothing (bench prints perf's layout on cmd_runs_fp); csv gets one
+ * header and a row per run, json an array of run objects when r->point
+ * runs every function (-f all), else the object. */
+cmd_runs_t *cmd_runs_open(const char *command, struct cli_run *r, bool print_text, bool many,
+                          int *rc);
+FILE *cmd_runs_fp(const cmd_runs_t *c);
+/* Predict r->point (as it is now) on m into res and record it. Returns 0, or
+ * -1 with a reason. */
+int cmd_runs_one(cmd_runs_t *c, const machine_t *m, run_result_t *res, char *err, size_t errlen);
+/* Write what is left (json) and commit the output: the exit code (a failure
+ * printed). Frees c. */
+int cmd_runs_close(cmd_runs_t *c);
+/* Drop the output (FILE left as it was); NULL does nothing. */
+void cmd_runs_abort(cmd_runs_t *c);
+
 #endif

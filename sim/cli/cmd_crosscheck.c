@@ -65,7 +65,7 @@ void cmd_crosscheck_usage(FILE *out)
     fputs("  --remeasure SECONDS       time those extra batches may take (default 45; never\n"
           "                            past 3.5 minutes from the start)\n"
           "  --cpu N                   CPU to pin native runs to\n"
-          "  --threads N               model predictions at once, after every native run\n"
+          "  -j, --jobs N              model predictions at once, after every native run\n"
           "                            (1..16; default: online CPUs)\n"
           "  --clock measured|file     the core clock to predict each case at: the host's,\n"
           "                            measured before and after its native run (default),\n"
@@ -112,7 +112,7 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
             return -1;
         a->cpu = (long)v;
         return 0;
-    case CLI_O_THREADS:
+    case CLI_O_JOBS:
         if (optval_uint(opt, arg, 1, 16, &v, err, errlen) != 0)
             return -1;
         a->threads = (long)v;
@@ -133,7 +133,7 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
 
 int cmd_crosscheck_main(int argc, char **argv)
 {
-    static const cli_opt_t opts[] = {CLI_O_QUICK,     CLI_O_REPEAT,    CLI_O_CPU,   CLI_O_THREADS,
+    static const cli_opt_t opts[] = {CLI_O_QUICK,     CLI_O_REPEAT,    CLI_O_CPU,   CLI_O_JOBS,
                                      CLI_O_OUTPUT,    CLI_O_EMIT_DATA, CLI_O_CLOCK, CLI_O_CI,
                                      CLI_O_REMEASURE, CLI_O_QUIET,     CLI_O_END};
     static const char *const keys[] = {"machine", "set", "libc", NULL};

@@ -62,7 +62,7 @@ void cmd_detect_usage(FILE *out)
           "                          section (matched by id) instead of running them\n"
           "      --repeat N          --measure: timed runs per figure (default 5)\n"
           "      --cpu N             --measure: the CPU to pin the runs to\n"
-          "      --threads N         --measure: model runs at once while fitting (default:\n"
+          "  -j, --jobs N            --measure: model runs at once while fitting (default:\n"
           "                          online CPUs)\n"
           "  -o, --output FILE       write to FILE (atomically) instead of standard output\n"
           "  -q, --quiet             --measure: no progress on stderr\n"
@@ -98,7 +98,7 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
         return 0;
     case CLI_O_REPEAT:
         return optval_uint(opt, arg, 3, 100, &a->repeat, err, errlen);
-    case CLI_O_THREADS:
+    case CLI_O_JOBS:
         return optval_uint(opt, arg, 1, 16, &a->threads, err, errlen);
     case CLI_O_CPU: {
         uint64_t v;
@@ -151,7 +151,7 @@ static char *measure_text(const host_info_t *h, const detect_args_t *a, const ch
 int cmd_detect_main(int argc, char **argv)
 {
     static const cli_opt_t opts[] = {CLI_O_MEASURE, CLI_O_NAME,    CLI_O_BASE,    CLI_O_REPEAT,
-                                     CLI_O_CPU,     CLI_O_THREADS, CLI_O_FIGURES, CLI_O_OUTPUT,
+                                     CLI_O_CPU,     CLI_O_JOBS, CLI_O_FIGURES, CLI_O_OUTPUT,
                                      CLI_O_QUIET,   CLI_O_END};
     detect_args_t a = {.cpu = -1};
     char why_args[512];
@@ -209,7 +209,7 @@ int cmd_detect_main(int argc, char **argv)
         goto out;
     }
     if (!a.measure && (a.repeat || a.threads || a.cpu >= 0 || a.figures)) {
-        errorf("--repeat, --cpu, --threads and --figures go with --measure");
+        errorf("--repeat, --cpu, --jobs and --figures go with --measure");
         rc = CMD_EXIT_USAGE;
         goto out;
     }

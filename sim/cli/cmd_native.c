@@ -73,6 +73,7 @@ void cmd_native_usage(FILE *out)
             "      --repeat N            timed runs after the warm-up, 1..%u (default %u)\n"
             "      --cpu N               pin to CPU N (default: the CPU it starts on)\n"
             "      --format text|csv|json  output format (default text; see docs/JSON.md)\n"
+            "  -o, --output FILE         write the report to FILE (atomically); '-' is stdout\n"
             "  -q, --quiet               no progress report on stderr\n"
             "  -h, --help                show this help\n",
             wl_kind_name(d.kind), size, (unsigned)d.loops, (unsigned)d.fill, page,
@@ -108,6 +109,7 @@ int cmd_native_main(int argc, char **argv)
     char err[ERR_LEN] = "";
     cli_native_t *c = malloc(sizeof *c);
     native_result_t *res = malloc(sizeof *res);
+    outfile_t *of = NULL;
     int rc = CMD_EXIT_RUNTIME;
     if (!c || !res) {
         errorf("out of memory");
@@ -134,6 +136,11 @@ int cmd_native_main(int argc, char **argv)
         rc = CMD_EXIT_USAGE;
         goto out;
     }
+    /* open the output before the run, so that a bad --output fails at once */
+    if (c->run.output && !(of = outfile_open(c->run.output, err, sizeof err))) {
+        errorf("--output %s", err);
+        goto out;
+    }
     native_opts_t o;
     native_opts_init(&o);
     o.repeat = c->repeat;
@@ -143,12 +150,13 @@ int cmd_native_main(int argc, char **argv)
         errorf("%s", err);
         goto out;
     }
-    if (report_native(stdout, c->run.format, res, err, sizeof err) != 0) {
+    if (report_native(of ? outfile_fp(of) : stdout, c->run.format, res, err, sizeof err) != 0) {
         errorf("%s", err);
         goto out;
     }
-    rc = cmd_finish_stdout("native");
+    rc = cmd_finish_output("native", &of);
 out:
+    outfile_abort(of);
     free(res);
     free(c);
     return rc;

@@ -195,10 +195,8 @@ int cmd_report_main(int argc, char **argv)
     if (a.check)
         return do_check(&a, names, n);
 
-    if (a.jobs == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        a.jobs = cpus < 1 ? 1 : cpus > (long)POOL_JOBS_MAX ? POOL_JOBS_MAX : (unsigned)cpus;
-    }
+    if (a.jobs == 0)
+        a.jobs = cli_default_jobs();
     int rc = CMD_EXIT_RUNTIME;
     outfile_t *of = NULL;
     predmd_t *r = NULL;

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
 
 #include "kernels/callers.h"
 #include "kernels/kernels.h"
@@ -62,18 +61,23 @@ void cmd_run_usage(FILE *out)
             "  -k, --chunk SIZE          memset: bytes per call, at most --size (default: the\n"
             "                            whole size in one call)\n"
             "  -l, --loops N             passes over the buffer / map-unmap cycles (default %u)\n"
-            "  -f, --function NAME       the clearing kernel (see 'clearsim functions'); default:\n"
-            "                            rep_stosb on x86_64 (rep_stosq without ERMS, unrolled\n"
-            "                            without either), memset on arm64\n"
+            "  -f, --function NAME       the clearing kernel (see 'clearsim functions'; perf's\n"
+            "                            names default, x86-64-stosb, x86-64-stosq,\n"
+            "                            x86-64-unrolled and x86-64-movnt too); 'all' runs\n"
+            "                            every one the machine runs, 'help' lists them;\n"
+            "                            default: rep_stosb on x86_64 (rep_stosq without\n"
+            "                            ERMS, unrolled without either), memset on arm64\n"
             "      --fill N              memset: byte value 0..255, decimal or 0x.. (default %u)\n"
             "      --caller C            how the kernel is called. memset: chunked (calls of\n"
             "                            --chunk bytes; default) or repeat (one call over the\n"
             "                            whole buffer per loop). mmap: page (clear_page per\n"
             "                            base-page subpage; default) or extent (clear_pages\n"
             "                            over the folio)\n"
-            "  -p, --page SIZE           mmap: page size: the base page or a hugetlb size\n"
-            "                            of it (4KB, 2MB, 1GB; arm64 16KB, 32MB; 64KB,\n"
-            "                            512MB; default %s, or the --base-page)\n"
+            "  -p, --page SIZE           the page size. memset: of the buffer (4KB, or\n"
+            "                            hugetlb 2MB or 1GB, as perf bench mem memset -p);\n"
+            "                            mmap: the base page or a hugetlb size of it (4KB,\n"
+            "                            2MB, 1GB; arm64 16KB, 32MB; 64KB, 512MB); default\n"
+            "                            %s, or the --base-page\n"
             "      --base-page 4KB|16KB|64KB  mmap: the kernel's base page (16KB and 64KB:\n"
             "                            arm64 only; default 4KB)\n"
             "      --thp never|madvise|always  mmap: the kernel's transparent_hugepage mode;\n"
@@ -98,7 +102,7 @@ void cmd_run_usage(FILE *out)
             "                            as the file's own value; core.freq converts every ns\n"
             "                            and GB/s value of the file at the new clock. The\n"
             "                            output records each override\n"
-            "      --output FILE         write the report to FILE (atomically: a temporary\n"
+            "  -o, --output FILE         write the report to FILE (atomically: a temporary\n"
             "                            file renamed over FILE on success; FILE is left as\n"
             "                            it was on any error or interrupt); '-' is stdout\n"
             "  -q, --quiet               no progress report on stderr\n"
@@ -134,32 +138,13 @@ void cmd_functions_usage(FILE *out)
           out);
 }
 
-/* The functions -f all runs (and -f help lists) for p's workload: those
- * machine m runs (every one when m is NULL), in the table's order. Returns
- * their count; names[] points into the kernel tables. */
-static size_t all_functions(const run_point_t *p, const machine_t *m, const char **names,
-                            size_t max)
-{
-    size_t n = 0;
-    if (wl_uses_bench_kernel(p->spec.kind)) {
-        for (const kern_bench_t *b = kern_bench_table(); b->name && n < max; b++)
-            if (!m || point_function_runs(p, b->name, m))
-                names[n++] = b->name;
-        return n;
-    }
-    for (const kern_info_t *k = kern_table(); k->name && n < max; k++)
-        if (!m || point_function_runs(p, k->name, m))
-            names[n++] = k->name;
-    return n;
-}
-
 #define FUNCTIONS_MAX 64
 
 /* -f help: the functions of the workload (on the machine when one is given). */
 static int list_functions(const cli_run_t *r, const machine_t *m)
 {
     const char *names[FUNCTIONS_MAX];
-    size_t n = all_functions(&r->point, m, names, FUNCTIONS_MAX);
+    size_t n = point_all_functions(&r->point, m, names, FUNCTIONS_MAX);
     printf("# functions of the %s workload%s%s%s:\n", wl_kind_name(r->point.spec.kind),
            m ? " on '" : "", m ? m->name : "", m ? "'" : "");
     for (size_t i = 0; i < n; i++) {
@@ -174,40 +159,13 @@ static int list_functions(const cli_run_t *r, const machine_t *m)
     return cmd_finish_stdout(NULL);
 }
 
-/* One prediction of r->point on m, printed to out (csv: header when first;
- * json: into arr when not NULL). */
-static int run_one(cli_run_t *r, const machine_t *m, run_result_t *res, FILE *out, bool first,
-                   json_t *arr, char *err, size_t errlen)
-{
-    r->point.opts.progress = !r->quiet && isatty(STDERR_FILENO);
-    memset(res, 0, sizeof *res);
-    if (run_predict(m, &r->point.spec, &r->point.opts, res, err, errlen) != 0)
-        return -1;
-    if (arr) {
-        json_t *o = report_run_json(res, err, errlen);
-        if (!o || json_array_append_new(arr, o) != 0)
-            return -1;
-        return 0;
-    }
-    if (r->format == REPORT_FMT_CSV)
-        return (first ? report_csv_header(out, res, err, errlen) : 0) ||
-                       report_csv_row(out, res, err, errlen)
-                   ? -1
-                   : 0;
-    if (!first && r->format == REPORT_FMT_TEXT)
-        fputc('\n', out);
-    return report_run(out, r->format, res, err, errlen);
-}
-
 int cmd_run_main(int argc, char **argv)
 {
     char err[ERR_LEN] = "";
     cli_run_t *r = malloc(sizeof *r);
     run_result_t *res = malloc(sizeof *res);
     machine_t *m = NULL;
-    outfile_t *of = NULL;
-    json_t *arr = NULL;
-    FILE *out = stdout;
+    cmd_runs_t *runs = NULL;
     int rc = CMD_EXIT_RUNTIME;
     if (!r || !res) {
         errorf("run: out of memory");
@@ -244,7 +202,7 @@ int cmd_run_main(int argc, char **argv)
     const char *names[FUNCTIONS_MAX];
     size_t n = 1;
     if (r->point.function_all) {
-        n = all_functions(&r->point, m, names, FUNCTIONS_MAX);
+        n = point_all_functions(&r->point, m, names, FUNCTIONS_MAX);
         if (n == 0) {
             errorf("run: -f all: machine '%s' runs no function of the %s workload", m->name,
                    wl_kind_name(r->point.spec.kind));
@@ -260,36 +218,23 @@ int cmd_run_main(int argc, char **argv)
         goto out;
     }
     /* open the output before the run, so that a bad --output fails at once */
-    if (r->output) {
-        of = outfile_open(r->output, err, sizeof err);
-        if (!of) {
-            errorf("run: --output %s", err);
-            goto out;
-        }
-        out = outfile_fp(of);
-    }
-    if (r->point.function_all && r->format == REPORT_FMT_JSON && !(arr = json_array())) {
-        errorf("run: out of memory");
+    runs = cmd_runs_open("run", r, true, r->point.function_all, &rc);
+    if (!runs)
         goto out;
-    }
     for (size_t i = 0; i < n; i++) {
         if (r->point.function_all)
             snprintf(r->point.spec.function, sizeof r->point.spec.function, "%s", names[i]);
-        if (run_one(r, m, res, out, i == 0, arr, err, sizeof err) != 0) {
+        if (cmd_runs_one(runs, m, res, err, sizeof err) != 0) {
             errorf("run: %s%s%s", r->point.function_all ? r->point.spec.function : "",
                    r->point.function_all ? ": " : "", err);
+            rc = CMD_EXIT_RUNTIME;
             goto out;
         }
     }
-    if (arr && report_json_dump(out, arr, err, sizeof err) != 0) {
-        errorf("run: %s", err);
-        goto out;
-    }
-    rc = cmd_finish_output("run", &of);
+    rc = cmd_runs_close(runs);
+    runs = NULL;
 out:
-    outfile_abort(of);
-    if (arr)
-        json_decref(arr);
+    cmd_runs_abort(runs);
     if (m)
         cfg_machine_destroy(m);
     free(res);

@@ -70,7 +70,8 @@ void cmd_sweep_usage(FILE *out)
         "                      memory.latency=80ns..140ns:+20ns). Each value is parsed as\n"
         "                      'run' parses the option. Points are numbered from 0; the\n"
         "                      first --sweep varies slowest.\n"
-        "  -j, --jobs N        threads (default 1); the output does not depend on N\n"
+        "  -j, --jobs N        threads (default: online CPUs); the output does not depend\n"
+        "                      on N\n"
         "      --shard i/N     run only the points whose number % N is i-1 (1 <= i <= N);\n"
         "                      the csv of all shards, merged by point, is the csv of the\n"
         "                      whole sweep\n"
@@ -609,7 +610,7 @@ int cmd_sweep_main(int argc, char **argv)
 {
     char err[ERR_LEN] = "";
     int rc = CMD_EXIT_RUNTIME;
-    sweep_args_t a = {.jobs = 1, .shard_count = 1, .format = REPORT_FMT_CSV};
+    sweep_args_t a = {.jobs = cli_default_jobs(), .shard_count = 1, .format = REPORT_FMT_CSV};
     sweep_t *sw = NULL;
     have_t h = {0};
     failures_t *failures = NULL;

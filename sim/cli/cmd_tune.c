@@ -63,7 +63,8 @@ void cmd_tune_usage(FILE *out)
           "                        (default voluntary)\n"
           "  --latency-budget T    the longest one extent may take, e.g. 1ms, 500us\n"
           "                        (default 1ms)\n"
-          "  -j, --jobs N          threads (default 1); the output does not depend on N\n"
+          "  -j, --jobs N          threads (default: online CPUs); the output does not depend\n"
+          "                        on N\n"
           "      --format text|csv|json  output (default text; csv is the curve; see\n"
           "                        docs/JSON.md)\n"
           "  -o, --output FILE     write to FILE (atomically) instead of standard output\n"
@@ -202,7 +203,7 @@ int cmd_tune_main(int argc, char **argv)
 
     point_init(&a.point);
     run_opts_init(&a.o.run);
-    a.o.jobs = 1;
+    a.o.jobs = cli_default_jobs();
     a.o.preempt = CALLER_PREEMPT_VOLUNTARY;
     a.o.latency_budget_ns = 1e6;
     a.o.min_gain = TUNE_MIN_GAIN;

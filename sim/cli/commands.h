@@ -28,6 +28,7 @@ CMD_DECLARE(calibrate)
 CMD_DECLARE(crosscheck)
 CMD_DECLARE(report)
 CMD_DECLARE(check)
+CMD_DECLARE(bench)
 
 #undef CMD_DECLARE
 

@@ -17,6 +17,7 @@
 
 #include "sim/cli/cmd_common.h"
 #include "sim/cli/commands.h"
+#include "sim/machine/suggest.h"
 #include "sim/output/outfile.h"
 
 #ifndef CLEARSIM_INSTALL_DATADIR
@@ -44,6 +45,7 @@ typedef struct command {
 /* Every command, in the order 'clearsim --help' lists them. */
 static const command_t commands[] = {
     CMD(run, "predict one run of 'perf bench mem memset' or 'perf bench mem mmap'"),
+    CMD(bench, "predict perf bench mem memset|mmap from perf's own command line"),
     CMD(machines, "list the bundled machine files"),
     CMD(functions, "list the clearing kernels (functions)"),
     CMD(native, "run the same workload natively on this host (measured)"),
@@ -95,6 +97,17 @@ static const command_t *find_command(const char *name)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
+}
+
+/* The command nearest to an unknown one (sim/machine/suggest.h), or NULL. */
+static const char *nearest_command(const char *name)
+{
+    suggest_t sg;
+    suggest_init(&sg, name);
+    for (const command_t *c = commands; c->name; c++)
+        suggest_offer(&sg, c->name);
+    suggest_offer(&sg, "help");
+    return suggest_best(&sg);
 }
 
 /* A bounded, printable copy of an argument for a message. */
@@ -176,7 +189,9 @@ int main(int argc, char **argv)
     }
     const command_t *c = find_command(cmd);
     if (!c) {
-        cmd_errorf(NULL, "unknown command '%s'; see 'clearsim --help'", shown(cmd, a, sizeof a));
+        char hint[96];
+        cmd_errorf(NULL, "unknown command '%s'%s; see 'clearsim --help'", shown(cmd, a, sizeof a),
+                   suggest_hint(nearest_command(cmd), hint, sizeof hint));
         return CMD_EXIT_USAGE;
     }
     return c->run(argc - 1, argv + 1);

@@ -19,10 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/base/errbuf.h"
 #include "sim/host/native_run.h"
 #include "sim/machine/optval.h"
+#include "sim/machine/suggest.h"
 #include "sim/study/sweep.h"
 
 /* Every option that is not a run point's. */
@@ -55,8 +57,6 @@ static const struct {
     {CLI_O_CHECK, "check", 0, false},
     {CLI_O_DATA, "data", 0, true},
     {CLI_O_MICROBENCH, "microbench", 0, false},
-    {CLI_O_OUT, "out", 0, true},
-    {CLI_O_THREADS, "threads", 0, true},
     {CLI_O_MAX_ITER, "max-iter", 0, true},
     {CLI_O_QUICK, "quick", 0, false},
     {CLI_O_CI, "ci", 0, true},
@@ -71,6 +71,9 @@ static const struct {
     {CLI_O_MEASURE, "measure", 0, false},
     {CLI_O_TOLERANCE, "tolerance", 0, true},
     {CLI_O_FIGURES, "figures", 0, true},
+    {CLI_O_BENCH_FUNCTION, "function", 'f', true},
+    {CLI_O_CYCLES, "cycles", 'c', false},
+    {CLI_O_NR_LOOPS, "nr_loops", 0, true},
 };
 #define N_TABLE (sizeof cli_table / sizeof cli_table[0])
 
@@ -165,6 +168,32 @@ static const char *option_name(const built_t *b, int v, char *buf, size_t len)
     return buf;
 }
 
+/* Options an earlier clearsim spelled otherwise, for "did you mean". */
+static const struct {
+    const char *was, *is;
+} renamed[] = {{"threads", "jobs"}, {"out", "output"}};
+
+/* "--NAME" of the command's option nearest to the long option typed (with
+ * its dashes), or NULL. */
+static const char *nearest_option(const built_t *b, const char *typed)
+{
+    static _Thread_local char buf[80];
+    const char *word = typed + strspn(typed, "-");
+    suggest_t sg;
+    suggest_init(&sg, word);
+    for (int i = 0; i < b->n; i++)
+        suggest_offer(&sg, b->longs[i].name);
+    const char *hit = suggest_best(&sg);
+    for (size_t r = 0; r < sizeof renamed / sizeof renamed[0]; r++)
+        for (int i = 0; strcmp(word, renamed[r].was) == 0 && i < b->n; i++)
+            if (strcmp(b->longs[i].name, renamed[r].is) == 0)
+                hit = b->longs[i].name;
+    if (!hit)
+        return NULL;
+    snprintf(buf, sizeof buf, "--%s", hit);
+    return buf;
+}
+
 /* A getopt failure ('?' or ':') as a one-line reason. */
 static int getopt_failure(int c, const built_t *b, int argc, char **argv, char *err, size_t errlen)
 {
@@ -183,7 +212,9 @@ static int getopt_failure(int c, const built_t *b, int argc, char **argv, char *
     char *eq = strchr(a, '=');
     if (eq)
         *eq = '\0';
-    return errbuf_set_rc(CLI_USAGE, err, errlen, "unrecognized option '%s'", a);
+    char hint[96];
+    return errbuf_set_rc(CLI_USAGE, err, errlen, "unrecognized option '%s'%s", a,
+                         suggest_hint(nearest_option(b, a), hint, sizeof hint));
 }
 
 int cli_parse(int argc, char **argv, const cli_spec_t *spec, char *err, size_t errlen)
@@ -245,6 +276,12 @@ int cli_take_format(const char *opt, const char *arg, const name_value_t *t, rep
     return 0;
 }
 
+unsigned cli_default_jobs(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > (long)POOL_JOBS_MAX ? POOL_JOBS_MAX : (unsigned)cpus;
+}
+
 int cli_take_jobs(const char *opt, const char *arg, unsigned *out, char *err, size_t errlen)
 {
     uint64_t v;
@@ -257,10 +294,9 @@ int cli_take_jobs(const char *opt, const char *arg, unsigned *out, char *err, si
 /* ------------------------------------------------------------------------ */
 /* run, native, machines, functions                                          */
 
-static int run_handler(void *ctx, cli_opt_t id, const char *opt, const char *arg, char *err,
-                       size_t errlen)
+int cli_run_option(cli_run_t *r, cli_opt_t id, const char *opt, const char *arg, char *err,
+                   size_t errlen)
 {
-    cli_run_t *r = ctx;
     switch (id) {
     case CLI_O_FORMAT:
         return cli_take_format(opt, arg, report_format_names, &r->format, err, errlen);
@@ -275,7 +311,13 @@ static int run_handler(void *ctx, cli_opt_t id, const char *opt, const char *arg
     }
 }
 
-static void run_init(cli_run_t *r)
+static int run_handler(void *ctx, cli_opt_t id, const char *opt, const char *arg, char *err,
+                       size_t errlen)
+{
+    return cli_run_option(ctx, id, opt, arg, err, errlen);
+}
+
+void cli_run_init(cli_run_t *r)
 {
     memset(r, 0, sizeof *r);
     point_init(&r->point);
@@ -285,7 +327,7 @@ static void run_init(cli_run_t *r)
 int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errlen)
 {
     static const cli_opt_t opts[] = {CLI_O_FORMAT, CLI_O_OUTPUT, CLI_O_QUIET, CLI_O_END};
-    run_init(out);
+    cli_run_init(out);
     cli_spec_t spec = {opts, cli_point_all, &out->point, run_handler, out, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
     if (rc == CLI_OK && point_check_applies(&out->point, err, errlen) != 0)
@@ -313,17 +355,18 @@ static int native_handler(void *ctx, cli_opt_t id, const char *opt, const char *
         n->cpu = (int32_t)v;
         return 0;
     default:
-        return run_handler(&n->run, id, opt, arg, err, errlen);
+        return cli_run_option(&n->run, id, opt, arg, err, errlen);
     }
 }
 
 int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t errlen)
 {
-    static const cli_opt_t opts[] = {CLI_O_FORMAT, CLI_O_REPEAT, CLI_O_CPU, CLI_O_QUIET, CLI_O_END};
+    static const cli_opt_t opts[] = {CLI_O_FORMAT, CLI_O_OUTPUT, CLI_O_REPEAT,
+                                     CLI_O_CPU,    CLI_O_QUIET,  CLI_O_END};
     static const char *const keys[] = {"workload", "size", "chunk", "loops",   "function",   "fill",
                                        "caller",   "page", "fault", "preempt", "extent-cap", NULL};
     memset(out, 0, sizeof *out);
-    run_init(&out->run);
+    cli_run_init(&out->run);
     out->repeat = NATIVE_REPEAT_DEFAULT;
     out->cpu = -1;
     cli_spec_t spec = {opts, keys, &out->run.point, native_handler, out, NULL};

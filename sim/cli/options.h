@@ -58,8 +58,6 @@ typedef enum cli_opt {
     CLI_O_CHECK,      /* --check (calibrate) */
     CLI_O_DATA,
     CLI_O_MICROBENCH, /* --microbench (calibrate) */
-    CLI_O_OUT,
-    CLI_O_THREADS,
     CLI_O_MAX_ITER,
     CLI_O_QUICK,
     CLI_O_CI,
@@ -74,6 +72,9 @@ typedef enum cli_opt {
     CLI_O_MEASURE,
     CLI_O_TOLERANCE,
     CLI_O_FIGURES,
+    CLI_O_BENCH_FUNCTION, /* bench: -f, perf's meaning */
+    CLI_O_CYCLES,         /* bench: -c, cycles/byte */
+    CLI_O_NR_LOOPS,       /* bench: --nr_loops, perf's -l */
     CLI_O_COUNT
 } cli_opt_t;
 
@@ -105,6 +106,9 @@ int cli_parse(int argc, char **argv, const cli_spec_t *spec, char *err, size_t e
 /* --format NAME of the formats in t; *out is the format. */
 int cli_take_format(const char *opt, const char *arg, const name_value_t *t, report_format_t *out,
                     char *err, size_t errlen);
+/* -j/--jobs's default in every command: the online CPUs, at most
+ * POOL_JOBS_MAX. */
+unsigned cli_default_jobs(void);
 /* -j/--jobs N in 1..POOL_JOBS_MAX. */
 int cli_take_jobs(const char *opt, const char *arg, unsigned *out, char *err, size_t errlen);
 
@@ -118,6 +122,11 @@ typedef struct cli_run {
     bool quiet;             /* -q: no progress on stderr */
 } cli_run_t;
 
+/* The defaults of a `run` command line, and one of its own options
+ * (--format, -o, -q) set on r, for commands that take run's options. */
+void cli_run_init(cli_run_t *r);
+int cli_run_option(cli_run_t *r, cli_opt_t id, const char *opt, const char *arg, char *err,
+                   size_t errlen);
 /* argv[0] is "run". Returns CLI_OK, CLI_HELP or CLI_USAGE (err set);
  * --machine is required. */
 int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errlen);

@@ -333,6 +333,22 @@ bool point_function_runs(const run_point_t *p, const char *function, const machi
     return wl_validate(&spec, m, why, sizeof why) == 0;
 }
 
+size_t point_all_functions(const run_point_t *p, const machine_t *m, const char **names,
+                           size_t max)
+{
+    size_t n = 0;
+    if (wl_uses_bench_kernel(p->spec.kind)) {
+        for (const kern_bench_t *b = kern_bench_table(); b->name && n < max; b++)
+            if (!m || point_function_runs(p, b->name, m))
+                names[n++] = b->name;
+        return n;
+    }
+    for (const kern_info_t *k = kern_table(); k->name && n < max; k++)
+        if (!m || point_function_runs(p, k->name, m))
+            names[n++] = k->name;
+    return n;
+}
+
 /* The next blank-separated word of *s into buf; false at the end. */
 static bool next_word(const char **s, char *buf, size_t len, bool *too_long)
 {

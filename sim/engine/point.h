@@ -94,6 +94,11 @@ int point_check_applies(const run_point_t *p, char *err, size_t errlen);
 /* Is the point's function the machine's to run for its workload (ISA,
  * features, class)? For -f all: the functions it lists. */
 bool point_function_runs(const run_point_t *p, const char *function, const machine_t *m);
+/* The functions -f all runs (and -f help lists) for p's workload: those
+ * machine m runs (every one when m is NULL), in the kernel table's order.
+ * Returns their count; names[] points into the kernel tables. */
+size_t point_all_functions(const run_point_t *p, const machine_t *m, const char **names,
+                           size_t max);
 /* An option string ("-s 64MB -k 4KB --fill 0x5a"), words separated by
  * blanks, --key VALUE, --key=VALUE, -k VALUE or -kVALUE, each set as
  * point_set does, then point_check. Returns 0, or -1 with a reason. */

@@ -139,6 +139,11 @@ static void text_native_body(FILE *out, const report_row_t *row, const native_re
             fprintf(out, ", +- %f 95%% CI, stddev %f", bci->d / 1073741824.0,
                     bsd->d / 1073741824.0);
         fprintf(out, ")\n%15.0f bytes/sec\n", bps->d);
+        if (bci && bci->kind == REPORT_V_DOUBLE && bci->d > 0.2 * bps->d)
+            fprintf(out,
+                    " # warning: the 95%% interval is %s the mean (%.0f%%): the runs disagree "
+                    "(a shared or throttled host?); take more runs with --repeat\n",
+                    bci->d >= bps->d ? "larger than" : "a large part of", 100.0 * bci->d / bps->d);
     } else {
         fprintf(out, "%15s GB/sec\n%15s bytes/sec\n", "-", "-");
     }
@@ -150,7 +155,7 @@ static void text_native_body(FILE *out, const report_row_t *row, const native_re
         if (strcmp(f->path[0], "counters") != 0)
             continue;
         if (f->kind == REPORT_V_NULL)
-            fprintf(out, "%*s      %s\n", TEXT_VALUE_WIDTH, "<not counted>", f->path[1]);
+            fprintf(out, "%*s      %s\n", TEXT_VALUE_WIDTH, "<not supported>", f->path[1]);
         else
             text_counter_line(out, row, f);
     }

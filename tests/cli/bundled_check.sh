@@ -28,7 +28,7 @@ for f in $(bundled_machines zen5-epyc-9005 graviton3); do
         echo "note: $name has no microbench: section"
         continue
     fi
-    cs check "$f" --threads 2 -q
+    cs check "$f" --jobs 2 -q
     [[ $RC -eq 0 ]] || fail "check $name: exit $RC: $(grep -E 'off|summary' "$OUT" | head -5)"
     grep -q '^summary: .*, 0 outside' "$OUT" || fail "check $name: $(tail -1 "$OUT")"
     n=$((n + 1))
@@ -46,7 +46,7 @@ expect_error 2 "one of --data and --microbench" calibrate --machine graviton3 --
     --data "$CLEARSIM_SOURCE_DIR/data/calibration/zen3-epyc-7j13.yaml"
 expect_error 1 "microbench.fit names no key to fit" calibrate --machine zen3-epyc-7j13 --microbench -q
 # --check on a bundled file's own figures: they hold (exit 0), without fitting
-cs calibrate --machine neoverse-v2 --microbench --check -q --threads 2
+cs calibrate --machine neoverse-v2 --microbench --check -q --jobs 2
 [[ $RC -eq 0 ]] || fail "calibrate --microbench --check neoverse-v2: exit $RC: $(tail -3 "$OUT")"
 grep -q '^# check neoverse-v2: microbench:' "$OUT" || fail "calibrate --microbench --check: no header line"
 echo "ok: calibrate --microbench options"

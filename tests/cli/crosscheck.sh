@@ -20,7 +20,7 @@ fi
 cs crosscheck --machine host --help
 [[ $RC -eq 0 ]] || fail "crosscheck --help: exit $RC"
 cs machines
-"$CLEARSIM_BIN" crosscheck --machine host --quick --repeat 2 --ci 1 --remeasure 3 --threads 2 -q \
+"$CLEARSIM_BIN" crosscheck --machine host --quick --repeat 2 --ci 1 --remeasure 3 --jobs 2 -q \
     --output "$TMPD/x.csv" --emit-data "$TMPD/x.yaml" >"$OUT" 2>"$ERR" </dev/null || {
     if grep -q 'no machine file matches' "$ERR"; then
         skip "no bundled machine file matches this host: $(head -c 300 "$ERR")"
@@ -113,7 +113,7 @@ cs crosscheck --machine host --clock turbo
 [[ $RC -eq 2 ]] && grep -q -- "--clock turbo: expected measured or file" "$ERR" ||
     fail "--clock turbo: exit $RC, $(head -c 200 "$ERR")"
 
-cs calibrate --machine "$MACHINE" --data "$TMPD/x.yaml" --check --threads 2 -q
+cs calibrate --machine "$MACHINE" --data "$TMPD/x.yaml" --check --jobs 2 -q
 [[ $RC -eq 0 || $RC -eq 1 ]] || fail "calibrate --check on the emitted data: exit $RC"
 grep -q "^# check $MACHINE: " "$OUT" || fail "calibrate --check printed no header"
 N=$(grep -c '^  - id: ' "$TMPD/x.yaml")

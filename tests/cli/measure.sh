@@ -34,7 +34,7 @@ bad=$(awk '/^memory:/{m=1; next} /^[a-z]/{m=0} m && /^  (latency|read_bandwidth|
 
 cs run --machine "$out" -s 1MB -q
 [[ $RC -eq 0 ]] || fail "run --machine <fitted file>: exit $RC"
-cs check "$out" -q --threads 2
+cs check "$out" -q --jobs 2
 [[ $RC -eq 0 || $RC -eq 1 ]] || fail "check <fitted file>: exit $RC"
 grep -q '^summary: [0-9]* figures' "$OUT" || fail "check <fitted file>: no summary"
 grep -q '^lat-l1 ' "$OUT" || fail "check <fitted file>: lat-l1 is not checked"
