@@ -47,6 +47,7 @@ static void make_result(run_result_t *r)
     r->spec.fill = 0xff;
     r->spec.caller = WL_CALLER_CHUNKED;
     snprintf(r->machine, sizeof r->machine, "zen3-epyc-7j13");
+    snprintf(r->machine_file_sha256, sizeof r->machine_file_sha256, "0123abcd");
     r->bytes = 5ull * (64ull << 30);
     r->cycles = 44513459667ull;
     r->seconds = 18.5;
@@ -138,11 +139,31 @@ static void test_json_contract(void **state)
 
     /* top-level keys, in order */
     static const char *const keys[] = {
-        "machine",     "set",         "workload",         "function",        "caller",
-        "fault",       "preempt",     "page_bytes",       "base_page_bytes", "thp",
-        "size_bytes",  "chunk_bytes", "extent_cap_bytes", "loops",           "fill",
-        "bytes",       "cycles",      "seconds",          "bytes_per_sec",   "extrapolated",
-        "error_bound", "counters",    "traffic",
+        "machine",
+        "set",
+        "machine_file_sha256",
+        "clearsim_version",
+        "workload",
+        "function",
+        "caller",
+        "fault",
+        "preempt",
+        "page_bytes",
+        "base_page_bytes",
+        "thp",
+        "size_bytes",
+        "chunk_bytes",
+        "extent_cap_bytes",
+        "loops",
+        "fill",
+        "bytes",
+        "cycles",
+        "seconds",
+        "bytes_per_sec",
+        "extrapolated",
+        "error_bound",
+        "counters",
+        "traffic",
     };
     size_t nkeys = sizeof keys / sizeof keys[0];
     assert_int_equal(json_object_size(root), nkeys);
@@ -293,17 +314,18 @@ static void test_csv(void **state)
     const char *header = s, *row = nl + 1;
     /* exactly two lines */
     assert_int_equal(count_char(row, '\n'), 1);
-    assert_true(strncmp(header,
-                        "machine,set,workload,function,caller,fault,preempt,page_bytes,"
-                        "base_page_bytes,thp,",
-                        82) == 0);
+    static const char head[] = "machine,set,machine_file_sha256,clearsim_version,workload,function,"
+                               "caller,fault,preempt,page_bytes,base_page_bytes,thp,";
+    assert_true(strncmp(header, head, strlen(head)) == 0);
     assert_non_null(strstr(header, ",counters.cycles,counters.instructions,"));
     assert_non_null(strstr(header, ",counters.LLC-loads,counters.LLC-load-misses,"));
     assert_non_null(strstr(header, ",traffic.l1.hits,traffic.l1.misses,traffic.l1.writebacks,"));
     assert_non_null(strstr(header, ",traffic.dram_read_bytes,traffic.dram_write_bytes"));
     /* one value per column */
     assert_int_equal(count_char(header, ','), count_char(row, ','));
-    assert_true(strncmp(row, "zen3-epyc-7j13,,memset,rep_stosb,chunked,", 41) == 0);
+    static const char start[] =
+        "zen3-epyc-7j13,,0123abcd," CLEARSIM_VERSION ",memset,rep_stosb,chunked,";
+    assert_true(strncmp(row, start, strlen(start)) == 0);
     /* counters: cycles .. L1-dcache-load-misses, then three unsupported (empty),
      * then the extra one, then traffic l1 */
     assert_non_null(strstr(row, ",44513459667,1378032592,11224288082,5373473118,,,,42,11,12,13,"

@@ -291,6 +291,8 @@ typedef struct machine {
 
     /* where it came from */
     char path[MACHINE_TEXT_MAX]; /* derived: the file it was loaded from */
+    char file_sha256[65];        /* derived: SHA-256 of that file's bytes, in hex ("" when
+                                  * the machine was not read from a file) */
     /* the overrides applied after the file was read (--set KEY=VALUE), in
      * the order given; the values above already hold them */
     uint32_t n_set;

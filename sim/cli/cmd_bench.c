@@ -101,12 +101,11 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
     }
 }
 
-static const char *const memset_keys[] = {"machine", "size", "chunk", "page", "fill", "exact",
+static const char *const memset_keys[] = {"machine", "size", "chunk", "page",  "fill", "exact",
                                           "seed",    "set",  "libc",  "loops", NULL};
-static const char *const mmap_keys[] = {"machine", "size",      "page",    "exact",
-                                        "seed",    "set",       "caller",  "thp",
-                                        "loops",   "base-page", "preempt", "extent-cap",
-                                        NULL};
+static const char *const mmap_keys[] = {"machine", "size",       "page", "exact", "seed",
+                                        "set",     "caller",     "thp",  "loops", "base-page",
+                                        "preempt", "extent-cap", NULL};
 
 /* The size as perf prints it: the -s argument as given, else perf's 1MB. */
 static void take_size_text(bench_args_t *a, int argc, char **argv)
@@ -238,9 +237,12 @@ int cmd_bench_main(int argc, char **argv)
     char hint[96];
     if (argc < 3 || strcmp(argv[1], "mem") != 0 ||
         (strcmp(argv[2], "memset") && strcmp(argv[2], "mmap") && strcmp(argv[2], "map"))) {
-        const char *bad = argc < 2 ? "" : strcmp(argv[1], "mem") ? argv[1] : argc < 3 ? "" : argv[2];
+        const char *bad = argc < 2                 ? ""
+                          : strcmp(argv[1], "mem") ? argv[1]
+                          : argc < 3               ? ""
+                                                   : argv[2];
         const char *near = argc >= 2 && strcmp(argv[1], "mem") ? suggest_nearest(bad, suites, 1)
-                                                                : suggest_nearest(bad, benches, 3);
+                                                               : suggest_nearest(bad, benches, 3);
         errorf("give 'bench mem memset' or 'bench mem mmap'%s%.64s%s%s; see 'clearsim bench "
                "--help'",
                bad[0] ? " (not '" : "", bad, bad[0] ? "')" : "",
@@ -254,9 +256,9 @@ int cmd_bench_main(int argc, char **argv)
         errorf("%s", err);
         goto out;
     }
-    static const cli_opt_t opts[] = {CLI_O_BENCH_FUNCTION, CLI_O_CYCLES, CLI_O_NR_LOOPS,
-                                     CLI_O_FORMAT,         CLI_O_OUTPUT, CLI_O_QUIET,
-                                     CLI_O_END};
+    static const cli_opt_t opts[] = {
+        CLI_O_BENCH_FUNCTION, CLI_O_CYCLES, CLI_O_NR_LOOPS, CLI_O_FORMAT,
+        CLI_O_OUTPUT,         CLI_O_QUIET,  CLI_O_END};
     cli_spec_t spec = {opts, a->mmap ? mmap_keys : memset_keys, &a->run.point, on_option, a, NULL};
     take_size_text(a, argc - 2, argv + 2);
     switch (cli_parse(argc - 2, argv + 2, &spec, err, sizeof err)) {

@@ -120,8 +120,8 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
 
 int cmd_calibrate_main(int argc, char **argv)
 {
-    static const cli_opt_t opts[] = {CLI_O_DATA,    CLI_O_MICROBENCH, CLI_O_OUTPUT,   CLI_O_CHECK,
-                                     CLI_O_JOBS, CLI_O_MAX_ITER,   CLI_O_QUIET, CLI_O_END};
+    static const cli_opt_t opts[] = {CLI_O_DATA, CLI_O_MICROBENCH, CLI_O_OUTPUT, CLI_O_CHECK,
+                                     CLI_O_JOBS, CLI_O_MAX_ITER,   CLI_O_QUIET,  CLI_O_END};
     static const char *const keys[] = {"machine", NULL};
     static cal_args_t a;
     memset(&a, 0, sizeof a);
@@ -256,8 +256,8 @@ int cmd_calibrate_main(int argc, char **argv)
             snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --microbench -o %s",
                      machine, outp);
         else
-            snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --data %s -o %s",
-                     machine, data, outp);
+            snprintf(cmd, sizeof(cmd), "clearsim calibrate --machine %s --data %s -o %s", machine,
+                     data, outp);
         if (cal_write_yaml(path, outp, m, d, &res, cmd, err, sizeof(err))) {
             errorf("%s", err);
             rc = CMD_EXIT_RUNTIME;

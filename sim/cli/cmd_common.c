@@ -103,8 +103,7 @@ struct cmd_runs {
     size_t n;
 };
 
-cmd_runs_t *cmd_runs_open(const char *command, cli_run_t *r, bool print_text, bool many,
-                          int *rc)
+cmd_runs_t *cmd_runs_open(const char *command, cli_run_t *r, bool print_text, bool many, int *rc)
 {
     char err[1024];
     cmd_runs_t *c = calloc(1, sizeof *c);

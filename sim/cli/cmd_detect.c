@@ -150,7 +150,7 @@ static char *measure_text(const host_info_t *h, const detect_args_t *a, const ch
 
 int cmd_detect_main(int argc, char **argv)
 {
-    static const cli_opt_t opts[] = {CLI_O_MEASURE, CLI_O_NAME,    CLI_O_BASE,    CLI_O_REPEAT,
+    static const cli_opt_t opts[] = {CLI_O_MEASURE, CLI_O_NAME, CLI_O_BASE,    CLI_O_REPEAT,
                                      CLI_O_CPU,     CLI_O_JOBS, CLI_O_FIGURES, CLI_O_OUTPUT,
                                      CLI_O_QUIET,   CLI_O_END};
     detect_args_t a = {.cpu = -1};

@@ -1,6 +1,6 @@
 /*
- * cmd_run.c - `clearsim run` (one prediction), `clearsim machines` (the
- * catalogued machine files) and `clearsim functions` (the kernel table).
+ * cmd_run.c - `clearsim run` (one prediction, or every function with -f
+ * all) and `clearsim functions` (the kernel table).
  *
  * Notes
  *  - Exit codes: 0 success; 1 runtime error (machine file missing or
@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
 
 #include "kernels/callers.h"
 #include "kernels/kernels.h"
@@ -110,20 +109,6 @@ void cmd_run_usage(FILE *out)
             wl_kind_name(d.kind), size, (unsigned)d.loops, (unsigned)d.fill, page,
             wl_fault_name(d.fault), caller_preempt_name(d.preempt), cap,
             (unsigned long long)o.seed);
-}
-
-void cmd_machines_usage(FILE *out)
-{
-    fputs("usage: clearsim machines [--format text|json]\n"
-          "\n"
-          "List the bundled machine files (name, ISA, CPU model, description).\n"
-          "The configs directory is $CLEARSIM_CONFIGS, else the data directory's configs/\n"
-          "(see 'clearsim --help'). Machine files in $CLEARSIM_MACHINES (a ':' list) and\n"
-          "$XDG_CONFIG_HOME/clearsim/machines come first.\n"
-          "\n"
-          "      --format text|json  output format (default text; see docs/JSON.md)\n"
-          "  -h, --help              show this help\n",
-          out);
 }
 
 void cmd_functions_usage(FILE *out)
@@ -261,50 +246,4 @@ int cmd_functions_main(int argc, char **argv)
         return CMD_EXIT_RUNTIME;
     }
     return cmd_finish_stdout(NULL);
-}
-
-int cmd_machines_main(int argc, char **argv)
-{
-    char err[ERR_LEN] = "";
-    report_format_t fmt;
-    switch (cli_parse_list(argc, argv, &fmt, err, sizeof err)) {
-    case CLI_HELP:
-        cmd_machines_usage(stdout);
-        return cmd_finish_stdout(NULL);
-    case CLI_OK:
-        break;
-    default:
-        errorf("machines: %s", err);
-        return CMD_EXIT_USAGE;
-    }
-
-    catalog_t *cat = catalog_load(err, sizeof err);
-    if (!cat) {
-        errorf("machines: %s", err);
-        return CMD_EXIT_RUNTIME;
-    }
-    size_t n = catalog_count(cat), loaded = 0;
-    const machine_t **ms = calloc(n ? n : 1, sizeof *ms);
-    int rc = CMD_EXIT_OK;
-    if (!ms) {
-        errorf("machines: out of memory");
-        catalog_destroy(cat);
-        return CMD_EXIT_RUNTIME;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (catalog_machine(cat, i)) {
-            ms[loaded++] = catalog_machine(cat, i);
-        } else { /* list the others, then fail */
-            errorf("%s", catalog_error(cat, i));
-            rc = CMD_EXIT_RUNTIME;
-        }
-    }
-    if (report_machines(stdout, fmt, ms, loaded, err, sizeof err) != 0) {
-        errorf("machines: %s", err);
-        rc = CMD_EXIT_RUNTIME;
-    }
-    free(ms);
-    catalog_destroy(cat);
-    int out = cmd_finish_stdout(NULL);
-    return rc != CMD_EXIT_OK ? rc : out;
 }

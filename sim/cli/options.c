@@ -74,6 +74,7 @@ static const struct {
     {CLI_O_BENCH_FUNCTION, "function", 'f', true},
     {CLI_O_CYCLES, "cycles", 'c', false},
     {CLI_O_NR_LOOPS, "nr_loops", 0, true},
+    {CLI_O_PROVENANCE, "provenance", 0, true},
 };
 #define N_TABLE (sizeof cli_table / sizeof cli_table[0])
 

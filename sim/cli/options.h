@@ -75,6 +75,7 @@ typedef enum cli_opt {
     CLI_O_BENCH_FUNCTION, /* bench: -f, perf's meaning */
     CLI_O_CYCLES,         /* bench: -c, cycles/byte */
     CLI_O_NR_LOOPS,       /* bench: --nr_loops, perf's -l */
+    CLI_O_PROVENANCE,     /* machines --provenance NAME */
     CLI_O_COUNT
 } cli_opt_t;
 

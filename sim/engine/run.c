@@ -372,6 +372,7 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     out->spec = *spec;
     snprintf(out->machine, sizeof(out->machine), "%s", m->name);
     cfg_machine_set_text(m, out->set, sizeof out->set);
+    snprintf(out->machine_file_sha256, sizeof out->machine_file_sha256, "%s", m->file_sha256);
     out->bytes = wl_measured_bytes(spec);
     out->cycles = out->stats.count[ST_CYCLES];
     out->seconds = m->freq_ghz > 0 ? (double)out->cycles / (m->freq_ghz * 1e9) : 0;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nettle/sha2.h>
 #include <yaml.h>
 
 #include "models/base/errbuf.h"
@@ -176,6 +177,15 @@ machine_t *cfg_machine_load_set(const char *path, double clock_ghz, const char *
     if (infile_read(path, CFG_FILE_MAX, NULL, &buf, &n, err, errlen) != 0)
         return NULL;
     machine_t *m = load_string(buf, n, path, clock_ghz, set, n_set, err, errlen);
+    if (m) {
+        struct sha256_ctx h;
+        uint8_t d[SHA256_DIGEST_SIZE];
+        sha256_init(&h);
+        sha256_update(&h, n, (const uint8_t *)buf);
+        sha256_digest(&h, sizeof d, d);
+        for (size_t i = 0; i < sizeof d; i++)
+            snprintf(m->file_sha256 + 2 * i, 3, "%02x", d[i]);
+    }
     free(buf);
     return m;
 }

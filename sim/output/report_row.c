@@ -38,6 +38,10 @@
 #include "sim/engine/workload.h"
 #include "sim/host/native_run.h"
 
+#ifndef CLEARSIM_VERSION
+#define CLEARSIM_VERSION "unknown"
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* formats and small helpers                                                 */
 
@@ -191,6 +195,7 @@ int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t e
     }
     if (memchr(r->machine, '\0', sizeof r->machine) == NULL ||
         memchr(r->set, '\0', sizeof r->set) == NULL ||
+        memchr(r->machine_file_sha256, '\0', sizeof r->machine_file_sha256) == NULL ||
         memchr(s->function, '\0', sizeof s->function) == NULL) {
         errbuf_set(err, errlen, "report: machine or function name is not terminated");
         return -1;
@@ -199,6 +204,8 @@ int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t e
     /* inputs */
     if (add_str(row, "machine", r->machine, err, errlen) ||
         add_str(row, "set", r->set, err, errlen) ||
+        add_str(row, "machine_file_sha256", r->machine_file_sha256, err, errlen) ||
+        add_str(row, "clearsim_version", CLEARSIM_VERSION, err, errlen) ||
         add_str(row, "workload", wl_kind_name(s->kind), err, errlen) ||
         add_str(row, "function", s->function, err, errlen) ||
         add_str(row, "caller", wl_caller_name(s->caller), err, errlen) ||

@@ -12,11 +12,17 @@ cs run --machine zen3-epyc-7j13 --size 1MB --loops 2 --fill 0x5a --format json -
 python3 - "$OUT" <<'PY' || fail "run json does not follow the contract"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-keys = ["machine", "set", "workload", "function", "caller", "fault", "preempt", "page_bytes",
+keys = ["machine", "set", "machine_file_sha256", "clearsim_version", "workload", "function", "caller", "fault", "preempt", "page_bytes",
         "base_page_bytes", "thp", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
         "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic"]
 assert list(doc) == keys, list(doc)
 assert doc["set"] == "", doc["set"]
+# provenance: the version that ran, and the SHA-256 of the machine file's bytes
+import hashlib, os, subprocess
+src = os.environ["CLEARSIM_SOURCE_DIR"] + "/configs/zen3-epyc-7j13.yaml"
+assert doc["machine_file_sha256"] == hashlib.sha256(open(src, "rb").read()).hexdigest(), doc["machine_file_sha256"]
+ver = subprocess.run([os.environ["CLEARSIM_BIN"], "--version"], capture_output=True, text=True).stdout.split()[1]
+assert doc["clearsim_version"] == ver, (doc["clearsim_version"], ver)
 for k in ("machine", "workload", "function", "caller", "fault", "preempt"):
     assert isinstance(doc[k], str), k
 for k in ("page_bytes", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill",
