@@ -302,7 +302,7 @@ static const struct {
     {"chunk", APPLY_MEMSET, "memset, store, ntstore, linezero, fence and startup"},
     {"fill", APPLY_MEMSET | APPLY_COPY,
      "memset, store, ntstore, linezero, fence and startup (and copy)"},
-    {"caller", APPLY_MEMSET | APPLY_MMAP, "the clearing workloads (not load, copy or latency)"},
+    {"caller", APPLY_MEMSET | APPLY_MMAP, "clearing"},
     {"fault", APPLY_MMAP, "mmap and fault"},
     {"preempt", APPLY_MMAP, "mmap and fault"},
     {"extent-cap", APPLY_MMAP, "mmap and fault"},
@@ -333,8 +333,7 @@ bool point_function_runs(const run_point_t *p, const char *function, const machi
     return wl_validate(&spec, m, why, sizeof why) == 0;
 }
 
-size_t point_all_functions(const run_point_t *p, const machine_t *m, const char **names,
-                           size_t max)
+size_t point_all_functions(const run_point_t *p, const machine_t *m, const char **names, size_t max)
 {
     size_t n = 0;
     if (wl_uses_bench_kernel(p->spec.kind)) {
