@@ -305,6 +305,7 @@ int tune_run(const machine_t *m, const tune_opts_t *o, tune_result_t *r, char *e
     if (!o->reuse_subpage && !(o->reuse_fraction >= 0 && o->reuse_fraction <= 1))
         return errbuf_set(err, errlen, "--reuse must be between 0 and 1, or 'subpage'");
     snprintf(r->machine, sizeof r->machine, "%s", m->name);
+    snprintf(r->machine_file_sha256, sizeof r->machine_file_sha256, "%s", m->file_sha256);
     cfg_machine_set_text(m, r->set, sizeof r->set);
     tune_strategy_functions(m, r->function, r->have);
     if (!r->have[TUNE_TEMPORAL] || !r->have[TUNE_NONTEMPORAL] || !r->have[TUNE_CURRENT])

@@ -158,6 +158,7 @@ typedef struct tune_band {
 typedef struct tune_result {
     char machine[MACHINE_NAME_MAX];
     char set[MACHINE_SET_MAX * MACHINE_SET_ARG_MAX]; /* the machine's --set, blank-separated */
+    char machine_file_sha256[65]; /* of the machine file (machine_t.file_sha256) */
     bool have[TUNE_STRATEGIES];
     char function[TUNE_STRATEGIES][32];
     tune_strategy_t current_as; /* the strategy whose function is the current one, or

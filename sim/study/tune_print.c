@@ -21,6 +21,10 @@
 #include "models/base/errbuf.h"
 #include "sim/machine/units.h"
 
+#ifndef CLEARSIM_VERSION
+#define CLEARSIM_VERSION "unknown"
+#endif
+
 /* The policy's first switch to non-temporal or line zeroing: its band, or
  * NULL. */
 static const tune_band_t *nt_band(const tune_result_t *r)
@@ -67,6 +71,8 @@ static int print_json(FILE *out, const tune_result_t *r, char *err, size_t errle
     const tune_band_t *nt = nt_band(r);
     json_object_set_new(root, "machine", json_string(r->machine));
     json_object_set_new(root, "set", json_string(r->set));
+    json_object_set_new(root, "machine_file_sha256", json_string(r->machine_file_sha256));
+    json_object_set_new(root, "clearsim_version", json_string(CLEARSIM_VERSION));
     json_t *dist = json_object();
     json_object_set_new(dist, "name", r->dist_name[0] ? json_string(r->dist_name) : json_null());
     json_object_set_new(dist, "source",
