@@ -285,7 +285,7 @@ cs run --machine zen3-epyc-7j13 -f rep_stosb -s 64MB -k 8MB --format json -q
 python3 - "$TMPD/cap.json" "$OUT" <<'EOF' || fail "tune extent cap"
 import json, sys
 d = json.load(open(sys.argv[1])); run = json.load(open(sys.argv[2]))
-keys = ["machine", "set", "distribution", "nt_threshold_bytes", "extent_cap_bytes",
+keys = ["machine", "set", "machine_file_sha256", "clearsim_version", "distribution", "nt_threshold_bytes", "extent_cap_bytes",
         "current_function", "strategies", "reuse", "current_expected_seconds", "policy",
         "policy_summary", "thresholds", "hardware_switch", "extent_cap", "curve"]
 assert list(d) == keys, list(d)
