@@ -78,6 +78,11 @@ typedef struct run_ctx {
     uint64_t fowed[RUN_FRAME_KINDS]; /* frame ops simulated while skipping */
     stats_t factual;                 /* ... and what they did */
     bool fskip;                      /* skipping: until the next call begins */
+    /* While skipping, a run of frame ops only adds to frame and factual:
+     * their sum is taken once, from the model's counters at the run's first
+     * op (stretch_start) to those at its end (stretch_close), not per op. */
+    bool stretch_open;
+    stats_t stretch_start;
     stats_t hist[FF_HIST];
     uint32_t nhist;
     uint64_t skipped_periods;
@@ -141,11 +146,25 @@ static uint64_t ff_block(run_ctx_t *c)
     return n;
 }
 
+/* The end of a run of frame ops while skipping: their deltas, summed. */
+static void stretch_close(run_ctx_t *c)
+{
+    if (!c->stretch_open)
+        return;
+    stats_t now, d;
+    model_stats(c->md, &now);
+    stats_sub(&d, &now, &c->stretch_start);
+    stats_add(&c->frame, &d);
+    stats_add(&c->factual, &d);
+    c->stretch_open = false;
+}
+
 /* End of a skipped stretch: count its frame ops at the mean of their kind
  * instead of what they did (see run_ctx_t.frame). Unsigned wrap-around
  * subtracts. */
 static void frame_settle(run_ctx_t *c)
 {
+    stretch_close(c);
     stats_t add;
     memset(&add, 0, sizeof(add));
     stats_sub(&add, &add, &c->factual);
@@ -191,20 +210,32 @@ static int run_sink(void *vctx, const trace_op_t *op)
         c->in_call = true;
     }
     int k = c->ff && c->roi_started && !c->in_call ? frame_kind(op->kind) : -1;
+    bool lazy = k >= 0 && c->fskip && c->fn[k] > 0;
+    if (!lazy)
+        stretch_close(c);
     if (k < 0) {
         int rc = model_op(c->md, op);
         if (op->kind == TRACE_CALL_END)
             c->in_call = false;
         return rc;
     }
+    if (lazy && !c->stretch_open) {
+        model_stats(c->md, &c->stretch_start);
+        c->stretch_open = true;
+    }
     stats_t before, after, d;
-    model_stats(c->md, &before);
+    if (!lazy)
+        model_stats(c->md, &before);
     int rc = model_op(c->md, op);
     if (op->kind == TRACE_STORE) {
         /* Let the model finish the store's line now rather than at the next
          * op (a call end only does that), so the line's work counts here. */
         trace_op_t end = {.kind = TRACE_CALL_END};
         model_op(c->md, &end);
+    }
+    if (lazy) {
+        c->fowed[k]++;
+        return rc;
     }
     model_stats(c->md, &after);
     stats_sub(&d, &after, &before);
@@ -222,6 +253,7 @@ static int run_sink(void *vctx, const trace_op_t *op)
 static uint64_t on_mark(void *vctx, wl_mark_t mark)
 {
     run_ctx_t *c = vctx;
+    stretch_close(c);
     switch (mark) {
     case WL_MARK_ROI_BEGIN:
         /* the timer is read once the warm-up has completed: its loads and
