@@ -54,6 +54,16 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
 bool hier_in_l1(hier_t *h, uint64_t addr);
 /* Time at which everything outstanding has completed. */
 double hier_drain(hier_t *h, double t);
+/* Attribution (docs/MODEL.md "Bottleneck attribution"): what bounded the
+ * time the latest hier_store/_l2_tracked/load/write_around/stream_store
+ * returned (STATS_BOUND_NONE: the time asked for, no wait of its own), and
+ * what bounds hier_drain(h, t) past t. */
+stats_bound_t hier_why(const hier_t *h);
+stats_bound_t hier_drain_why(const hier_t *h, double t);
+/* A request that waited for `req` (a pool: its bound; NONE: no wait), then
+ * a response bounded by `resp`: a latency behind a full pool is the pool's
+ * bound (lines in flight x latency), anything else the response's. */
+stats_bound_t hier_after_wait(stats_bound_t req, stats_bound_t resp);
 /* Add dt to every time the hierarchy holds (fast-forward moves time). */
 void hier_shift_time(hier_t *h, double dt);
 

@@ -111,7 +111,18 @@ struct model {
 
     model_ff_t ff; /* fast-forward inside long operations */
     ws_t ws;       /* write streaming */
+
+    /* Attribution (docs/MODEL.md "Bottleneck attribution"): the resource
+     * that last set each timeline, of each committed line, and of the
+     * write-combining path's latest completion; the bound cycles counted
+     * so far (their sum), and the WC buffers' busy cycles not yet counted. */
+    stats_bound_t tag_front, tag_issue, tag_commit, tag_dep, tag_load, tag_pool;
+    stats_bound_t ring_tag[RING_LINES];
+    uint64_t bound_assigned;
+    double wc_busy_carry;
 };
+
+#define B(ev) STATS_BOUND(ev)
 
 /* ceil(x), inline for the positive values below 2^52 that the per-line
  * paths pass (there the conversion to an integer is exact); everything else
@@ -163,6 +174,9 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
         m->elide_threshold_bytes < UINT64_MAX / 2 && m->elide_threshold_bytes + cap > tail)
         tail = m->elide_threshold_bytes + cap;
     md->ff.tail_lines = tail / (md->line_bytes ? md->line_bytes : 64);
+    md->tag_front = B(ST_BOUND_FRONT_END);
+    md->tag_issue = md->tag_commit = md->tag_dep = md->tag_load = B(ST_BOUND_STORE_ISSUE);
+    md->tag_pool = B(ST_BOUND_WC_BUFFERS);
     return md;
 fail:
     model_destroy(md);
@@ -208,6 +222,8 @@ static inline uint64_t dbits(double x)
 static inline double front(model_t *md, double n)
 {
     if (md->m->insns_per_cycle > 0) {
+        if (md->t_issue > md->t_front)
+            md->tag_front = md->tag_issue;
         md->t_front = timing_max(md->t_front, md->t_issue);
         uint64_t bits = dbits(n);
         if (!md->front_memo_valid || bits != md->front_memo_bits) {
@@ -216,6 +232,8 @@ static inline double front(model_t *md, double n)
             md->front_memo_cycles = n / md->m->insns_per_cycle;
         }
         md->t_front += md->front_memo_cycles;
+        if (md->front_memo_cycles > 0)
+            md->tag_front = B(ST_BOUND_FRONT_END);
     }
     return md->t_front;
 }
@@ -230,20 +248,53 @@ static inline double window(const model_t *md, uint64_t back)
     return md->ring[(md->seq - back) % RING_LINES];
 }
 
-static inline void commit(model_t *md, double t)
+/* What bounded window(md, back): the bound of that line's commit. */
+static inline stats_bound_t window_why(const model_t *md, uint64_t back)
+{
+    if (back == 0 || md->seq < back)
+        return STATS_BOUND_NONE;
+    if (back > RING_LINES)
+        back = RING_LINES;
+    return md->ring_tag[(md->seq - back) % RING_LINES];
+}
+
+static inline void commit(model_t *md, double t, stats_bound_t why)
 {
     md->ring[md->seq % RING_LINES] = t;
+    md->ring_tag[md->seq % RING_LINES] = why;
     md->seq++;
     md->t_commit_last = t;
+    md->tag_commit = why;
+}
+
+/* The commit of a line whose ownership arrived at `ready` (bounded by
+ * ready_why) and that takes `cycles` of the commit path (bounded by
+ * cycles_why) after the previous line's. */
+static inline void commit_after(model_t *md, double ready, stats_bound_t ready_why, double cycles,
+                                stats_bound_t cycles_why)
+{
+    stats_bound_t why = ready > md->t_commit_last ? ready_why
+                        : cycles > 0              ? cycles_why
+                                                  : md->tag_commit;
+    commit(md, timing_max(ready, md->t_commit_last) + cycles, why);
 }
 
 /* A line leaves through a buffer of pool q (the write-combining buffers, or
  * line zeroing's own) at t; returns when the buffer was obtained (the
  * issuing side waits for that). */
-static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero, double t)
+static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero, double t,
+                        stats_bound_t *why)
 {
     double t_buf = mshr_acquire(q, t);
+    if (t_buf > t)
+        *why = md->tag_pool;
     double done = hier_write_around(md->h, line, t_buf, bytes, zero);
+    stats_bound_t w = hier_why(md->h);
+    md->tag_pool = w == STATS_BOUND_NONE ? B(ST_BOUND_WC_BUFFERS) : w;
+    md->wc_busy_carry += done - t_buf;
+    uint64_t busy = (uint64_t)md->wc_busy_carry;
+    md->wc_busy_carry -= (double)busy;
+    md->st.count[ST_BUSY_WC_BUFFERS] += busy;
     mshr_commit(q, done);
     md->t_wc_last = timing_max(md->t_wc_last, done);
     bump(md, ST_WC_LINES, 1, bytes);
@@ -253,9 +304,44 @@ static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, b
     return t_buf;
 }
 
-static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t)
+static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t,
+                      stats_bound_t *why)
 {
-    return pool_line(md, md->wc, line, bytes, zero, t);
+    return pool_line(md, md->wc, line, bytes, zero, t, why);
+}
+
+/* Count the cycles `now` moved past the bound cycles counted so far under
+ * the bound of the timeline that leads (the model's time is the latest of
+ * its timelines). Integer cycles: their sum stays the rounded time. */
+static inline void advance(model_t *md)
+{
+    double now = md->t_commit_last;
+    stats_bound_t why = md->tag_commit;
+    if (md->t_issue > now) {
+        now = md->t_issue;
+        why = md->tag_issue;
+    }
+    if (md->t_front > now) {
+        now = md->t_front;
+        why = md->tag_front;
+    }
+    if (md->t_load_done > now) {
+        now = md->t_load_done;
+        why = md->tag_load;
+    }
+    if (md->t_dep > now) {
+        now = md->t_dep;
+        why = md->tag_dep;
+    }
+    if (!(now > 0))
+        return;
+    int64_t n = (int64_t)(now + 0.5) - (int64_t)md->bound_assigned;
+    if (n <= 0)
+        return;
+    if (why >= ST_BOUND_COUNT)
+        why = B(ST_BOUND_STORE_ISSUE);
+    md->st.count[ST_BOUND_STORE_ISSUE + why] += (uint64_t)n;
+    md->bound_assigned += (uint64_t)n;
 }
 
 /* Commit cost of a line: the L1 write port takes store_width bytes per
@@ -300,12 +386,25 @@ static void store_line(model_t *md, const pending_line_t *pl)
         md->slm.port_cycles = port_cycles(md, pl->bytes, pl->stores);
     }
     double issue = md->t_issue + md->slm.issue_cycles;
-    if (m->insns_per_cycle > 0) /* front(md, stores + insns) */
+    stats_bound_t why = md->slm.issue_cycles > 0 ? B(ST_BOUND_STORE_ISSUE) : md->tag_issue;
+    if (m->insns_per_cycle > 0) { /* front(md, stores + insns) */
         md->t_front += md->slm.front_cycles;
+        if (md->slm.front_cycles > 0)
+            md->tag_front = B(ST_BOUND_FRONT_END);
+    }
+    if (md->t_front > issue)
+        why = md->tag_front;
     double t = timing_max(issue, md->t_front);
-    t += tlb_access(&md->tlb, pl->line, true);
-    t = timing_max(t, window(md, md->slm.la));
+    double walk = tlb_access(&md->tlb, pl->line, true);
+    if (walk > 0)
+        why = B(ST_BOUND_TLB_WALKS);
+    t += walk;
+    double w = window(md, md->slm.la);
+    if (w > t)
+        why = hier_after_wait(B(ST_BOUND_STORE_BUFFER), window_why(md, md->slm.la));
+    t = timing_max(t, w);
     md->t_issue = t;
+    md->tag_issue = why;
 
     bump(md, ST_L1_ACCESSES, md->slm.accesses, pl->bytes);
 
@@ -317,18 +416,29 @@ static void store_line(model_t *md, const pending_line_t *pl)
         bool hit;
         ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
     }
-    commit(md, timing_max(ready, md->t_commit_last) + md->slm.port_cycles);
+    commit_after(md, ready, hier_after_wait(why, hier_why(md->h)), md->slm.port_cycles,
+                 B(ST_BOUND_STORE_ISSUE));
+    advance(md);
 }
 
 static void nt_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
     double issue = md->t_issue + pl->stores * m->nt_store_cycles;
-    double t = timing_max(issue, front(md, pl->stores + pl->insns));
-    t += tlb_access(&md->tlb, pl->line, true);
+    stats_bound_t why = issue > md->t_issue ? B(ST_BOUND_NT_STORE_ISSUE) : md->tag_issue;
+    double f = front(md, pl->stores + pl->insns);
+    if (f > issue)
+        why = md->tag_front;
+    double t = timing_max(issue, f);
+    double walk = tlb_access(&md->tlb, pl->line, true);
+    if (walk > 0)
+        why = B(ST_BOUND_TLB_WALKS);
+    t += walk;
     /* stores of data, even of zeros: not a zeroing operation (memory.zero_write_fraction) */
-    md->t_issue = wc_line(md, pl->line, pl->bytes, false, t);
+    md->t_issue = wc_line(md, pl->line, pl->bytes, false, t, &why);
     md->t_issue = timing_max(md->t_issue, t);
+    md->tag_issue = why;
+    advance(md);
 }
 
 /* A line of streaming loads: they issue behind the front end, their bytes
@@ -339,14 +449,26 @@ static void load_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
     double issue = md->t_issue + (m->load_bpc > 0 ? pl->bytes / m->load_bpc : 0);
-    double t = timing_max(issue, front(md, pl->stores + pl->insns));
-    t += tlb_access(&md->tlb, pl->line, false);
+    stats_bound_t why = issue > md->t_issue ? B(ST_BOUND_STORE_ISSUE) : md->tag_issue;
+    double f = front(md, pl->stores + pl->insns);
+    if (f > issue)
+        why = md->tag_front;
+    double t = timing_max(issue, f);
+    double walk = tlb_access(&md->tlb, pl->line, false);
+    if (walk > 0)
+        why = B(ST_BOUND_TLB_WALKS);
+    t += walk;
     bump(md, ST_L1_ACCESSES, (uint64_t)model_ceil(pl->stores), pl->bytes);
     bool hit;
     double issued;
     double data = hier_load(md->h, pl->line, t, &hit, &issued);
+    stats_bound_t dwhy = hier_after_wait(why, hier_why(md->h));
     md->t_issue = timing_max(t, issued);
+    md->tag_issue = issued > t ? dwhy : why;
+    if (data > md->t_load_done)
+        md->tag_load = dwhy;
     md->t_load_done = timing_max(md->t_load_done, data);
+    advance(md);
 }
 
 static void flush_line(model_t *md)
@@ -415,6 +537,8 @@ void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
             continue; /* cycles follow the time, moved by model_shift_time */
         md->st.count[e] += delta->count[e] * n;
         md->st.bytes[e] += delta->bytes[e] * n;
+        if (e >= ST_BOUND_STORE_ISSUE && e < ST_BOUND_STORE_ISSUE + ST_BOUND_COUNT)
+            md->bound_assigned += delta->count[e] * n;
     }
 }
 
@@ -445,14 +569,25 @@ static void dep_load(model_t *md, const trace_op_t *op)
     flush_line(md);
     double insns = (double)op->insns + md->loose_insns;
     md->loose_insns = 0;
-    double t = timing_max(timing_max(md->t_issue, md->t_dep), front(md, op->count + insns));
+    double f = front(md, op->count + insns);
+    stats_bound_t why = md->t_dep > md->t_issue ? md->tag_dep : md->tag_issue;
+    double t = timing_max(md->t_issue, md->t_dep);
+    if (f > t)
+        why = md->tag_front;
+    t = timing_max(t, f);
     uint64_t line = op->addr & ~(uint64_t)(md->line_bytes - 1);
-    t += tlb_access(&md->tlb, line, false);
+    double walk = tlb_access(&md->tlb, line, false);
+    if (walk > 0)
+        why = B(ST_BOUND_TLB_WALKS);
+    t += walk;
     bump(md, ST_L1_ACCESSES, op->count, op->bytes);
     bool hit;
     double issued;
     md->t_dep = hier_load(md->h, line, t, &hit, &issued);
+    md->tag_dep = hier_after_wait(why, hier_why(md->h));
     md->t_issue = t;
+    md->tag_issue = why;
+    advance(md);
 }
 
 /* Split a store/load run into line pieces and assemble them. A full line
@@ -504,7 +639,11 @@ static void string_op(model_t *md, const trace_op_t *op)
     double startup = string_startup_cycles(m, op->bytes);
     bump(md, ST_STRING_OPS, 1, op->bytes);
     bump(md, ST_STRING_STARTUP_CYCLES, (uint64_t)llround(startup), 0);
-    double t = timing_max(md->t_issue, front(md, 1)) + startup;
+    double f = front(md, 1);
+    stats_bound_t why = f > md->t_issue ? md->tag_front : md->tag_issue;
+    if (startup > 0)
+        why = B(ST_BOUND_STRING_STARTUP);
+    double t = timing_max(md->t_issue, f) + startup;
     double bpc = m->string_bpc > 0 ? m->string_bpc : 1;
     uint64_t la = m->string_lookahead_bytes / lb;
     if (la == 0)
@@ -525,14 +664,22 @@ static void string_op(model_t *md, const trace_op_t *op)
         bool full = piece == lb;
         double piece_cycles = full ? lb_cycles : (double)piece / bpc;
         t += piece_cycles;
-        t += tlb_access(&md->tlb, a, true);
-        t = timing_max(t, window(md, la));
+        if (piece_cycles > 0)
+            why = B(ST_BOUND_STRING_ENGINE);
+        double walk = tlb_access(&md->tlb, a, true);
+        if (walk > 0)
+            why = B(ST_BOUND_TLB_WALKS);
+        t += walk;
+        double w = window(md, la);
+        if (w > t)
+            why = hier_after_wait(B(ST_BOUND_STRING_LOOKAHEAD), window_why(md, la));
+        t = timing_max(t, w);
         double stores = full ? lb_stores : model_ceil((double)piece / w);
         bump(md, ST_STORES, (uint64_t)stores, piece);
         if (full && string_elides(m, op->bytes, end - a, op->fill, nt)) {
             bump(md, ST_STRING_ELIDED_LINES, 1, piece);
-            t = timing_max(t, wc_line(md, line, (uint32_t)piece, op->fill == 0, t));
-            commit(md, timing_max(t, md->t_commit_last));
+            t = timing_max(t, wc_line(md, line, (uint32_t)piece, op->fill == 0, t, &why));
+            commit_after(md, t, why, 0, why);
         } else {
             bump(md, ST_L1_ACCESSES, (uint64_t)stores, piece);
             int lvl = ws_level(&md->ws, line, full, false);
@@ -545,11 +692,14 @@ static void string_op(model_t *md, const trace_op_t *op)
                 ready = m->string_l1_slots ? hier_store(md->h, line, t, how, &hit)
                                            : hier_store_l2_tracked(md->h, line, t, how, &hit);
             }
-            commit(md, timing_max(ready, md->t_commit_last) + piece_cycles);
+            commit_after(md, ready, hier_after_wait(why, hier_why(md->h)), piece_cycles,
+                         B(ST_BOUND_STRING_ENGINE));
         }
         a += piece;
         if (a < end) {
             md->t_issue = t;
+            md->tag_issue = why;
+            advance(md);
             uint64_t skip = ff_after_line(md, end - a);
             if (skip) {
                 a += skip;
@@ -559,11 +709,18 @@ static void string_op(model_t *md, const trace_op_t *op)
     }
     /* An ordered end: nothing after the op issues until its lines are
      * committed (the window then restarts empty at the next op). */
-    if (m->string_ordered_end)
+    if (m->string_ordered_end) {
+        if (md->t_commit_last > t)
+            why = md->tag_commit;
         t = timing_max(t, md->t_commit_last);
+    }
     md->t_issue = t;
+    md->tag_issue = why;
     /* The microcode sequencer holds the front end until the op has issued. */
+    if (t > md->t_front)
+        md->tag_front = why;
     md->t_front = timing_max(md->t_front, t);
+    advance(md);
 }
 
 static void line_zero_op(model_t *md, const trace_op_t *op)
@@ -574,18 +731,30 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
     double per_line = nlines ? (double)op->count / (double)nlines : 0;
     double insns_line = nlines ? ((double)op->insns + md->loose_insns) / (double)nlines : 0;
     md->loose_insns = 0;
+    stats_bound_t why = md->t_front > md->t_issue ? md->tag_front : md->tag_issue;
     double t = timing_max(md->t_issue, md->t_front);
     uint64_t la = m->store_buffer_entries ? m->store_buffer_entries : 1;
     uint64_t end = op->addr + op->bytes;
     md->ff.op_lines = 0;
     for (uint64_t a = op->addr & ~(lb - 1); a < end;) {
         t += m->line_zero_cycles * per_line;
-        t = timing_max(t, front(md, per_line + insns_line));
-        t += tlb_access(&md->tlb, a, true);
+        if (m->line_zero_cycles * per_line > 0)
+            why = B(ST_BOUND_STORE_ISSUE);
+        double f = front(md, per_line + insns_line);
+        if (f > t)
+            why = md->tag_front;
+        t = timing_max(t, f);
+        double walk = tlb_access(&md->tlb, a, true);
+        if (walk > 0)
+            why = B(ST_BOUND_TLB_WALKS);
+        t += walk;
         if (m->lz_policy == MACHINE_LZ_MEMORY) {
-            t = timing_max(t, pool_line(md, md->lzq, a, (uint32_t)lb, true, t));
+            t = timing_max(t, pool_line(md, md->lzq, a, (uint32_t)lb, true, t, &why));
         } else {
-            t = timing_max(t, window(md, la));
+            double w = window(md, la);
+            if (w > t)
+                why = hier_after_wait(B(ST_BOUND_STORE_BUFFER), window_why(md, la));
+            t = timing_max(t, w);
             int lvl = ws_level(&md->ws, a, true, true);
             double ready;
             if (lvl) {
@@ -595,11 +764,14 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
                 ready = hier_store(md->h, a, t, HIER_NOREAD, &hit);
             }
             bump(md, ST_L1_ACCESSES, 1, lb);
-            commit(md, timing_max(ready, md->t_commit_last) + port_cycles(md, (uint32_t)lb, 1));
+            commit_after(md, ready, hier_after_wait(why, hier_why(md->h)),
+                         port_cycles(md, (uint32_t)lb, 1), B(ST_BOUND_STORE_ISSUE));
         }
         a += lb;
+        md->tag_issue = why;
         if (a < end) {
             md->t_issue = t;
+            advance(md);
             uint64_t skip = ff_after_line(md, end - a);
             if (skip) {
                 a += skip;
@@ -608,24 +780,37 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
         }
     }
     md->t_issue = t;
+    advance(md);
 }
 
 static void fence_op(model_t *md)
 {
     double now = timing_max(md->t_issue, md->t_front);
+    stats_bound_t why = md->t_front > md->t_issue ? md->tag_front : md->tag_issue;
+    double drain = timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq));
+    if (md->t_commit_last > now && md->t_commit_last >= drain)
+        why = md->tag_commit;
+    else if (drain > now)
+        why = md->tag_pool;
     double done = timing_max(now, timing_max(mshr_drain_time(md->wc), md->t_commit_last));
     done = timing_max(done, mshr_drain_time(md->lzq));
     bump(md, ST_FENCES, 1, 0);
     bump(md, ST_FENCE_STALL_CYCLES, (uint64_t)llround(done - now), 0);
     md->t_issue = md->t_front = done;
+    md->tag_issue = md->tag_front = why;
+    advance(md);
 }
 
-/* A serialising event of `cycles` (fault, reschedule): the core does no
- * other work meanwhile. */
-static void stall_op(model_t *md, double cycles)
+/* A serialising event of `cycles` (fault, reschedule), bounded by `why`:
+ * the core does no other work meanwhile. */
+static void stall_op(model_t *md, double cycles, stats_bound_t why)
 {
     double t = timing_max(md->t_issue, md->t_front) + cycles;
+    if (!(cycles > 0))
+        why = md->t_front > md->t_issue ? md->tag_front : md->tag_issue;
     md->t_issue = md->t_front = t;
+    md->tag_issue = md->tag_front = why;
+    advance(md);
 }
 
 int model_op(void *ctx, const trace_op_t *op)
@@ -688,12 +873,15 @@ int model_op(void *ctx, const trace_op_t *op)
         bump(md, ST_INSTRUCTIONS, 2, 0); /* call + ret */
         front(md, 0);
         md->t_front += m->call_cycles;
+        if (m->call_cycles > 0)
+            md->tag_front = B(ST_BOUND_CALLS);
+        advance(md);
         break;
     case TRACE_CALL_END:
         break;
     case TRACE_RESCHED:
         bump(md, ST_RESCHEDS, 1, 0);
-        stall_op(md, m->resched_ns * md->cyc_per_ns);
+        stall_op(md, m->resched_ns * md->cyc_per_ns, B(ST_BOUND_RESCHEDS));
         break;
     case TRACE_FAULT: {
         ws_break(&md->ws); /* so do the fault handler's */
@@ -707,7 +895,7 @@ int model_op(void *ctx, const trace_op_t *op)
         double cyc = ns * md->cyc_per_ns;
         bump(md, ST_FAULTS, 1, op->bytes);
         bump(md, ST_FAULT_CYCLES, (uint64_t)llround(cyc), 0);
-        stall_op(md, cyc);
+        stall_op(md, cyc, B(ST_BOUND_FAULTS));
         break;
     }
     default:
@@ -723,15 +911,26 @@ void model_drain(model_t *md)
         front(md, md->loose_insns);
         md->loose_insns = 0;
     }
+    advance(md); /* the timelines' own lead first */
     double t = timing_max(timing_max(md->t_issue, md->t_dep), md->t_front);
     t = timing_max(t, timing_max(md->t_commit_last, md->t_load_done));
-    t = timing_max(t, timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq)));
+    double pools = timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq));
+    stats_bound_t why = md->tag_issue;
+    if (pools > t)
+        why = md->tag_pool;
+    t = timing_max(t, pools);
+    stats_bound_t hw = hier_drain_why(md->h, t);
     t = hier_drain(md->h, t);
+    if (hw != STATS_BOUND_NONE)
+        why = hw;
     md->t_issue = md->t_front = t;
+    md->tag_issue = md->tag_front = why;
+    advance(md);
 }
 
 void model_stats(model_t *md, stats_t *out)
 {
+    advance(md);
     *out = md->st;
     double now = now_cycles(md);
     out->count[ST_CYCLES] = (uint64_t)llround(now);

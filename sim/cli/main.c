@@ -38,6 +38,7 @@ typedef struct command {
 /* Every command, in the order 'clearsim --help' lists them. */
 static const command_t commands[] = {
     CMD(run, "predict one run of 'perf bench mem memset' or 'perf bench mem mmap'"),
+    CMD(explain, "what bounds a prediction, and which single change helps it most"),
     CMD(machines, "list the bundled machine files"),
     CMD(functions, "list the clearing kernels (functions)"),
     CMD(native, "run the same workload natively on this host (measured)"),
