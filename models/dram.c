@@ -29,23 +29,10 @@ struct dram {
     double rd_free, wr_free, bus_free;
     double last_accept; /* when the controller took the latest write */
     /* attribution (docs/MODEL.md "Bottleneck attribution") */
-    stats_t *st;                /* busy cycles go here (NULL: not counted) */
-    double carry[3];            /* busy cycles not yet counted: read, write, bus */
     stats_bound_t why;          /* what bounded the latest returned time */
     stats_bound_t why_accept;   /* ... and the latest write's acceptance */
     stats_bound_t why_bus_free; /* ... and bus_free */
 };
-
-/* Count c busy cycles of server k (0 read link, 1 write link, 2 bus). */
-static inline void busy(dram_t *d, int k, double c)
-{
-    if (!d->st)
-        return;
-    d->carry[k] += c;
-    uint64_t n = (uint64_t)d->carry[k];
-    d->carry[k] -= (double)n;
-    d->st->count[ST_BUSY_MEM_READ_LINK + k] += n;
-}
 
 static double per_line(double bpc, double line)
 {
@@ -78,11 +65,6 @@ void dram_destroy(dram_t *d)
     free(d);
 }
 
-void dram_set_stats(dram_t *d, stats_t *st)
-{
-    d->st = st;
-}
-
 double dram_read(dram_t *d, double t)
 {
     double start = timing_max(t, timing_max(d->rd_free, d->bus_free));
@@ -93,8 +75,6 @@ double dram_read(dram_t *d, double t)
     d->rd_free = start + d->rd_cpl;
     d->bus_free = start + d->bus_cpl;
     d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
-    busy(d, 0, d->rd_cpl);
-    busy(d, 2, d->bus_cpl);
     return start + d->lat_rd;
 }
 
@@ -104,7 +84,6 @@ double dram_write(dram_t *d, double t, bool zero_line)
     stats_bound_t w = d->wr_free > t ? STATS_BOUND(ST_BOUND_MEM_WRITE_LINK) : STATS_BOUND_NONE;
     double share = zero_line ? d->zero_fraction : 1.0;
     d->wr_free = start + d->wr_cpl * share;
-    busy(d, 1, d->wr_cpl * share);
     /* The controller's write queue holds `batch` lines: a write is accepted
      * while the bus backlog is shorter than that, else it waits (this is
      * what bounds a write stream to the bus rate). */
@@ -117,7 +96,6 @@ double dram_write(dram_t *d, double t, bool zero_line)
      * writes and one back to reads, spread over its lines. */
     d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl * share + d->turn_share;
     d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
-    busy(d, 2, d->bus_cpl * share + d->turn_share);
     d->last_accept = start;
     d->why_accept = w;
     double done = start + d->lat_wr;

@@ -40,9 +40,6 @@ double dram_write(dram_t *d, double t, bool zero_line);
  * what a cache that evicted a dirty line waits for before it takes the next
  * fill. */
 double dram_last_accept(const dram_t *d);
-/* Attribution (docs/MODEL.md "Bottleneck attribution"): busy cycles of the
- * links and the bus are counted into st (ST_BUSY_MEM_*; NULL: none). */
-void dram_set_stats(dram_t *d, stats_t *st);
 /* What bounded the latest dram_read/dram_write's returned time (a link, the
  * bus; a read's own latency is ST_BOUND_DRAM_LATENCY, a write that waited
  * for nothing STATS_BOUND_NONE), its acceptance (dram_last_accept), and

@@ -58,49 +58,18 @@ struct hier {
      * asked for), the latest fill of each level (a hit on a line still in
      * flight inherits it), and the L3 fill server's backlog. */
     stats_bound_t why, why_fill1, why_fill2, why32, why_way;
-    double occ_carry[2]; /* busy slot-cycles not yet counted: L1, L2 */
+    stats_bound_t wb, w2; /* beyond_l2's and from_l2's latest */
 };
 
 #define B(ev) STATS_BOUND(ev)
 
-/* A request bounded by `req` (NONE: asked at once) followed by a response
- * bounded by `resp` (NONE: no wait of its own): a latency behind a full
- * pool is that pool's bound (lines in flight x latency); otherwise the
- * response's, or the request's when the response added no wait. */
-static inline stats_bound_t after_wait(stats_bound_t req, stats_bound_t resp)
-{
-    if (req == STATS_BOUND_NONE)
-        return resp;
-    bool pool = req == B(ST_BOUND_STORE_BUFFER) || req == B(ST_BOUND_STRING_LOOKAHEAD) ||
-                req == B(ST_BOUND_L1_FILL_BUFFERS) || req == B(ST_BOUND_L1_PREFETCH_DISTANCE) ||
-                req == B(ST_BOUND_L2_PREFETCH_DISTANCE) || req == B(ST_BOUND_L2_MISS_SLOTS_DRAM) ||
-                req == B(ST_BOUND_L2_MISS_SLOTS_L3) || req == B(ST_BOUND_WC_BUFFERS);
-    if (!pool)
-        return resp == STATS_BOUND_NONE ? req : resp;
-    bool lat = resp == STATS_BOUND_NONE || resp == B(ST_BOUND_L2_LATENCY) ||
-               resp == B(ST_BOUND_L3_LATENCY) || resp == B(ST_BOUND_DRAM_LATENCY);
-    if (!lat)
-        return resp;
-    if (req == B(ST_BOUND_L2_MISS_SLOTS_DRAM))
-        return resp == B(ST_BOUND_L3_LATENCY) || resp == B(ST_BOUND_L2_LATENCY)
-                   ? B(ST_BOUND_L2_MISS_SLOTS_L3)
-                   : B(ST_BOUND_L2_MISS_SLOTS_DRAM);
-    return req;
-}
-
-stats_bound_t hier_after_wait(stats_bound_t req, stats_bound_t resp)
-{
-    return after_wait(req, resp);
-}
+#define after_wait hier_after_wait
 
 /* A slot of pool k (0: L1 fill buffers, 1: L2 miss slots) was busy from t0
- * to t1. */
+ * to t1 (counted in whole cycles, the fraction dropped). */
 static inline void occupy(hier_t *h, int k, double t0, double t1)
 {
-    h->occ_carry[k] += t1 - t0;
-    uint64_t n = (uint64_t)h->occ_carry[k];
-    h->occ_carry[k] -= (double)n;
-    h->st->count[ST_BUSY_L1_FILL_BUFFERS + k] += n;
+    h->st->count[ST_BUSY_L1_FILL_BUFFERS + k] += (uint64_t)(int64_t)(t1 - t0);
 }
 
 static inline void count(hier_t *h, stats_event_t e, uint64_t bytes)
@@ -165,7 +134,6 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
         errbuf_set(err, errlen, "out of memory");
         goto fail;
     }
-    dram_set_stats(h->dram, st);
     h->why = h->why_fill1 = h->why_fill2 = STATS_BOUND_NONE;
     h->why32 = B(ST_BOUND_L3_FILL_BANDWIDTH);
     h->pf1 = pf_create(&m->l1.prefetch, h->line_bytes);
@@ -341,9 +309,9 @@ static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 /* The line missed L2: find it in L3 or memory. Returns when its data (or,
  * with noread, its ownership) reaches L2; *dirty says whether it came dirty
  * out of a victim L3. */
-static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirty,
-                        stats_bound_t *why)
+static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirty)
 {
+    stats_bound_t *why = &h->wb;
     *dirty = false;
     if (h->l3) {
         l3_age(h, a, t);
@@ -392,7 +360,8 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
         stats_bound_t w;
-        double data = beyond_l2(h, p, t2, false, &dirty, &w);
+        double data = beyond_l2(h, p, t2, false, &dirty);
+        w = h->wb;
         w = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : B(ST_BOUND_L2_PREFETCH_DISTANCE),
                        w);
         double way = l2_fill(h, p, dirty, true, data, t2, true);
@@ -408,8 +377,9 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
 /* An L1 miss (or L1 prefetch) at t asks L2 for the line; train: the request
  * trains (and may trigger) the L2 prefetcher. Returns when the data (or
  * ownership) reaches L1. */
-static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train, stats_bound_t *why)
+static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
 {
+    stats_bound_t *why = &h->w2;
     cache_meta_t *p = cache_i_lookup(h->l2, a, true);
     double data;
     if (p) {
@@ -428,8 +398,8 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train, 
         count(h, ST_L2_MISSES, h->line_bytes);
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
-        data = beyond_l2(h, a, t2, noread, &dirty, why);
-        *why = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : STATS_BOUND_NONE, *why);
+        data = beyond_l2(h, a, t2, noread, &dirty);
+        *why = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : STATS_BOUND_NONE, h->wb);
         double way = l2_fill(h, a, dirty, false, data, t2, true);
         if (way > data) {
             data = way;
@@ -456,7 +426,8 @@ static void l1_prefetch(hier_t *h, uint64_t a, double t)
         double t1 = mshr_acquire(h->mq1, t);
         /* L2 sees (and its prefetcher trains on) L1 prefetch requests too */
         stats_bound_t w;
-        double data = from_l2(h, lines[i], t1, false, true, &w);
+        double data = from_l2(h, lines[i], t1, false, true);
+        w = h->w2;
         h->why_fill1 =
             after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : B(ST_BOUND_L1_PREFETCH_DISTANCE), w);
         mshr_commit(h->mq1, data);
@@ -485,7 +456,8 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
     count(h, ST_L1_MISSES, h->line_bytes);
     double t1 = l1_slot ? mshr_acquire(h->mq1, t) : t;
     stats_bound_t w;
-    double data = from_l2(h, a, t1, how == HIER_NOREAD, h->pf2_stores, &w);
+    double data = from_l2(h, a, t1, how == HIER_NOREAD, h->pf2_stores);
+    w = h->w2;
     w = after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : STATS_BOUND_NONE, w);
     h->why = h->why_fill1 = w;
     if (l1_slot) {
@@ -532,7 +504,8 @@ double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued)
     double t1 = mshr_acquire(h->mq1, t);
     *issued = t1;
     stats_bound_t w;
-    double data = from_l2(h, a, t1, false, true, &w);
+    double data = from_l2(h, a, t1, false, true);
+    w = h->w2;
     w = after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : STATS_BOUND_NONE, w);
     h->why = h->why_fill1 = w;
     mshr_commit(h->mq1, data);
@@ -597,7 +570,8 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
         stats_bound_t w;
-        double own = beyond_l2(h, a, t2, true, &dirty, &w);
+        double own = beyond_l2(h, a, t2, true, &dirty);
+        w = h->wb;
         double way = l2_fill(h, a, true, false, own, t2, true);
         mshr_commit(h->mq2, timing_max(own, way));
         occupy(h, 1, t2, timing_max(own, way));
@@ -629,9 +603,9 @@ bool hier_in_l1(hier_t *h, uint64_t addr)
     return cache_i_lookup(h->l1, addr & ~(uint64_t)(h->line_bytes - 1), false) != NULL;
 }
 
-stats_bound_t hier_why(const hier_t *h)
+const stats_bound_t *hier_why_at(const hier_t *h)
 {
-    return h->why;
+    return &h->why;
 }
 
 stats_bound_t hier_drain_why(const hier_t *h, double t)

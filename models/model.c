@@ -115,11 +115,11 @@ struct model {
     /* Attribution (docs/MODEL.md "Bottleneck attribution"): the resource
      * that last set each timeline, of each committed line, and of the
      * write-combining path's latest completion; the bound cycles counted
-     * so far (their sum), and the WC buffers' busy cycles not yet counted. */
+     * so far (their sum). */
     stats_bound_t tag_front, tag_issue, tag_commit, tag_dep, tag_load, tag_pool;
     stats_bound_t ring_tag[RING_LINES];
     uint64_t bound_assigned;
-    double wc_busy_carry;
+    const stats_bound_t *hwhy; /* hier_why_at(h) */
 };
 
 #define B(ev) STATS_BOUND(ev)
@@ -157,6 +157,7 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
     if (!md->h)
         goto fail;
     ws_init(&md->ws, m, md->h, &md->st);
+    md->hwhy = hier_why_at(md->h);
     md->wc = mshr_create(m->wc_buffers ? m->wc_buffers : 1);
     md->lzq = m->lz_buffers ? mshr_create(m->lz_buffers) : md->wc;
     if (!md->wc || !md->lzq) {
@@ -289,12 +290,9 @@ static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, b
     if (t_buf > t)
         *why = md->tag_pool;
     double done = hier_write_around(md->h, line, t_buf, bytes, zero);
-    stats_bound_t w = hier_why(md->h);
+    stats_bound_t w = (*md->hwhy);
     md->tag_pool = w == STATS_BOUND_NONE ? B(ST_BOUND_WC_BUFFERS) : w;
-    md->wc_busy_carry += done - t_buf;
-    uint64_t busy = (uint64_t)md->wc_busy_carry;
-    md->wc_busy_carry -= (double)busy;
-    md->st.count[ST_BUSY_WC_BUFFERS] += busy;
+    md->st.count[ST_BUSY_WC_BUFFERS] += (uint64_t)(int64_t)(done - t_buf); /* whole cycles */
     mshr_commit(q, done);
     md->t_wc_last = timing_max(md->t_wc_last, done);
     bump(md, ST_WC_LINES, 1, bytes);
@@ -416,7 +414,7 @@ static void store_line(model_t *md, const pending_line_t *pl)
         bool hit;
         ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
     }
-    commit_after(md, ready, hier_after_wait(why, hier_why(md->h)), md->slm.port_cycles,
+    commit_after(md, ready, hier_after_wait(why, (*md->hwhy)), md->slm.port_cycles,
                  B(ST_BOUND_STORE_ISSUE));
     advance(md);
 }
@@ -462,7 +460,7 @@ static void load_line(model_t *md, const pending_line_t *pl)
     bool hit;
     double issued;
     double data = hier_load(md->h, pl->line, t, &hit, &issued);
-    stats_bound_t dwhy = hier_after_wait(why, hier_why(md->h));
+    stats_bound_t dwhy = hier_after_wait(why, (*md->hwhy));
     md->t_issue = timing_max(t, issued);
     md->tag_issue = issued > t ? dwhy : why;
     if (data > md->t_load_done)
@@ -584,7 +582,7 @@ static void dep_load(model_t *md, const trace_op_t *op)
     bool hit;
     double issued;
     md->t_dep = hier_load(md->h, line, t, &hit, &issued);
-    md->tag_dep = hier_after_wait(why, hier_why(md->h));
+    md->tag_dep = hier_after_wait(why, (*md->hwhy));
     md->t_issue = t;
     md->tag_issue = why;
     advance(md);
@@ -692,7 +690,7 @@ static void string_op(model_t *md, const trace_op_t *op)
                 ready = m->string_l1_slots ? hier_store(md->h, line, t, how, &hit)
                                            : hier_store_l2_tracked(md->h, line, t, how, &hit);
             }
-            commit_after(md, ready, hier_after_wait(why, hier_why(md->h)), piece_cycles,
+            commit_after(md, ready, hier_after_wait(why, (*md->hwhy)), piece_cycles,
                          B(ST_BOUND_STRING_ENGINE));
         }
         a += piece;
@@ -764,7 +762,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
                 ready = hier_store(md->h, a, t, HIER_NOREAD, &hit);
             }
             bump(md, ST_L1_ACCESSES, 1, lb);
-            commit_after(md, ready, hier_after_wait(why, hier_why(md->h)),
+            commit_after(md, ready, hier_after_wait(why, (*md->hwhy)),
                          port_cycles(md, (uint32_t)lb, 1), B(ST_BOUND_STORE_ISSUE));
         }
         a += lb;

@@ -79,9 +79,6 @@ static const char *const event_names[ST_EVENT_COUNT] = {
     [ST_BUSY_L1_FILL_BUFFERS] = "busy.l1_fill_buffers",
     [ST_BUSY_L2_MISS_SLOTS] = "busy.l2_miss_slots",
     [ST_BUSY_WC_BUFFERS] = "busy.wc_buffers",
-    [ST_BUSY_MEM_READ_LINK] = "busy.mem_read_link",
-    [ST_BUSY_MEM_WRITE_LINK] = "busy.mem_write_link",
-    [ST_BUSY_MEM_BUS] = "busy.mem_bus",
 };
 
 const char *stats_event_name(stats_event_t e)

@@ -87,14 +87,11 @@ typedef enum stats_event {
     ST_BOUND_FAULTS,
     ST_BOUND_CALLS,
     ST_BOUND_RESCHEDS,
-    /* Occupancy: busy slot-cycles of the pools, busy cycles of the memory
-     * servers (for explain's occupancy column). */
+    /* Occupancy: busy slot-cycles of the pools (each interval in whole
+     * cycles), for explain's occupancy column. */
     ST_BUSY_L1_FILL_BUFFERS,
     ST_BUSY_L2_MISS_SLOTS,
     ST_BUSY_WC_BUFFERS,
-    ST_BUSY_MEM_READ_LINK,
-    ST_BUSY_MEM_WRITE_LINK,
-    ST_BUSY_MEM_BUS,
     ST_EVENT_COUNT
 } stats_event_t;
 

@@ -98,11 +98,12 @@ static bool occupancy(stats_event_t ev, const stats_t *st, const machine_t *m, d
     case ST_BOUND_WC_BUFFERS:
         return occ((double)c[ST_BUSY_WC_BUFFERS], m->wc_buffers, cyc, out);
     case ST_BOUND_MEM_READ_LINK:
-        return occ((double)c[ST_BUSY_MEM_READ_LINK], 1, cyc, out);
+        return occ((double)c[ST_DRAM_READS] * line, m->mem_read_bpc, cyc, out);
     case ST_BOUND_MEM_WRITE_LINK:
-        return occ((double)c[ST_BUSY_MEM_WRITE_LINK], 1, cyc, out);
+        return occ((double)c[ST_DRAM_WRITES] * line, m->mem_write_bpc, cyc, out);
     case ST_BOUND_MEM_BUS:
-        return occ((double)c[ST_BUSY_MEM_BUS], 1, cyc, out);
+        return occ((double)(c[ST_DRAM_READS] + c[ST_DRAM_WRITES]) * line, m->mem_combined_bpc, cyc,
+                   out);
     case ST_BOUND_TLB_WALKS:
         return occ((double)(c[ST_TLB_LOAD_MISSES] + c[ST_TLB_STORE_MISSES]) * m->tlb_walk_cycles, 1,
                    cyc, out);
