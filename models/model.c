@@ -283,12 +283,10 @@ static inline void commit_after(model_t *md, double ready, stats_bound_t ready_w
 /* A line leaves through a buffer of pool q (the write-combining buffers, or
  * line zeroing's own) at t; returns when the buffer was obtained (the
  * issuing side waits for that). */
-static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero, double t,
-                        stats_bound_t *why)
+static inline double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero,
+                               double t)
 {
     double t_buf = mshr_acquire(q, t);
-    if (t_buf > t)
-        *why = md->tag_pool;
     double done = hier_write_around(md->h, line, t_buf, bytes, zero);
     stats_bound_t w = (*md->hwhy);
     md->tag_pool = w == STATS_BOUND_NONE ? B(ST_BOUND_WC_BUFFERS) : w;
@@ -302,10 +300,9 @@ static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, b
     return t_buf;
 }
 
-static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t,
-                      stats_bound_t *why)
+static inline double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t)
 {
-    return pool_line(md, md->wc, line, bytes, zero, t, why);
+    return pool_line(md, md->wc, line, bytes, zero, t);
 }
 
 /* Count the cycles `now` moved past the bound cycles counted so far under
@@ -433,7 +430,10 @@ static void nt_line(model_t *md, const pending_line_t *pl)
         why = B(ST_BOUND_TLB_WALKS);
     t += walk;
     /* stores of data, even of zeros: not a zeroing operation (memory.zero_write_fraction) */
-    md->t_issue = wc_line(md, pl->line, pl->bytes, false, t, &why);
+    stats_bound_t pool_why = md->tag_pool; /* the bound of a wait for a buffer */
+    md->t_issue = wc_line(md, pl->line, pl->bytes, false, t);
+    if (md->t_issue > t)
+        why = pool_why;
     md->t_issue = timing_max(md->t_issue, t);
     md->tag_issue = why;
     advance(md);
@@ -676,7 +676,11 @@ static void string_op(model_t *md, const trace_op_t *op)
         bump(md, ST_STORES, (uint64_t)stores, piece);
         if (full && string_elides(m, op->bytes, end - a, op->fill, nt)) {
             bump(md, ST_STRING_ELIDED_LINES, 1, piece);
-            t = timing_max(t, wc_line(md, line, (uint32_t)piece, op->fill == 0, t, &why));
+            stats_bound_t pool_why = md->tag_pool;
+            double t_buf = wc_line(md, line, (uint32_t)piece, op->fill == 0, t);
+            if (t_buf > t)
+                why = pool_why;
+            t = timing_max(t, t_buf);
             commit_after(md, t, why, 0, why);
         } else {
             bump(md, ST_L1_ACCESSES, (uint64_t)stores, piece);
@@ -747,7 +751,11 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
             why = B(ST_BOUND_TLB_WALKS);
         t += walk;
         if (m->lz_policy == MACHINE_LZ_MEMORY) {
-            t = timing_max(t, pool_line(md, md->lzq, a, (uint32_t)lb, true, t, &why));
+            stats_bound_t pool_why = md->tag_pool;
+            double t_buf = pool_line(md, md->lzq, a, (uint32_t)lb, true, t);
+            if (t_buf > t)
+                why = pool_why;
+            t = timing_max(t, t_buf);
         } else {
             double w = window(md, la);
             if (w > t)
