@@ -87,11 +87,13 @@ static inline double serve(double *free_at, double t, double cpl)
     return start + cpl;
 }
 
-/* serve(), and *why = server_why when the server's backlog held it. */
+/* serve() of data that was asked for at t_req and is ready at t, and
+ * *why = server_why when the server's backlog held it longer than the data
+ * took to get ready (the larger part of the time names its bound). */
 static inline double serve_why(double *free_at, double t, double cpl, stats_bound_t server_why,
-                               stats_bound_t *why)
+                               stats_bound_t *why, double t_req)
 {
-    if (*free_at > t)
+    if (*free_at - t > t - t_req)
         *why = server_why;
     double start = timing_max(t, *free_at);
     *free_at = start + cpl;
@@ -334,7 +336,7 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
             double data = timing_max(t + h->lat3, p->ready_cycles);
             *why = B(ST_BOUND_L3_LATENCY);
             if (!noread)
-                data = serve_why(&h->free32, data, h->cpl32, h->why32, why);
+                data = serve_why(&h->free32, data, h->cpl32, h->why32, why, t);
             return data;
         }
         count(h, ST_L3_MISSES, h->line_bytes);
@@ -365,7 +367,7 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
         w = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : B(ST_BOUND_L2_PREFETCH_DISTANCE),
                        w);
         double way = l2_fill(h, p, dirty, true, data, t2, true);
-        if (way > data)
+        if (way - data > data - t2) /* the back-pressure is the larger part */
             w = h->why_way;
         h->why_fill2 = w;
         mshr_commit(h->mq2, timing_max(data, way));
@@ -402,15 +404,16 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
         *why = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : STATS_BOUND_NONE, h->wb);
         double way = l2_fill(h, a, dirty, false, data, t2, true);
         if (way > data) {
+            if (way - data > data - t2) /* the back-pressure is the larger part */
+                *why = h->why_way;
             data = way;
-            *why = h->why_way;
         }
         h->why_fill2 = *why;
         mshr_commit(h->mq2, data);
         occupy(h, 1, t2, data);
     }
     if (!noread)
-        data = serve_why(&h->free21, data, h->cpl21, B(ST_BOUND_L2_FILL_BANDWIDTH), why);
+        data = serve_why(&h->free21, data, h->cpl21, B(ST_BOUND_L2_FILL_BANDWIDTH), why, t);
     if (train)
         l2_prefetch(h, a, t);
     return data;
@@ -560,7 +563,8 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
     if (level == HIER_L2) {
         cache_meta_t *p = cache_i_lookup(h->l2, a, true);
         h->why = STATS_BOUND_NONE;
-        double accept = serve_why(&h->free21, t, h->cpl21, B(ST_BOUND_L2_FILL_BANDWIDTH), &h->why);
+        double accept =
+            serve_why(&h->free21, t, h->cpl21, B(ST_BOUND_L2_FILL_BANDWIDTH), &h->why, t);
         if (p) {
             count(h, ST_L2_HITS, h->line_bytes);
             p->dirty = true;
@@ -584,7 +588,7 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
     if (cache_i_remove(h->l2, a, &out) && out.dirty)
         count(h, ST_L2_WRITEBACKS, h->line_bytes);
     h->why = STATS_BOUND_NONE;
-    double accept = serve_why(&h->free32, t, h->cpl32, h->why32, &h->why);
+    double accept = serve_why(&h->free32, t, h->cpl32, h->why32, &h->why, t);
     l3_age(h, a, t);
     cache_meta_t *p = cache_i_lookup(h->l3, a, true);
     if (p) {
