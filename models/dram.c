@@ -28,6 +28,10 @@ struct dram {
     double room_cycles;   /* batch x bus_cpl: bus backlog the write queue holds */
     double rd_free, wr_free, bus_free;
     double last_accept; /* when the controller took the latest write */
+    /* attribution (docs/MODEL.md "Bottleneck attribution") */
+    stats_bound_t why;          /* what bounded the latest returned time */
+    stats_bound_t why_accept;   /* ... and the latest write's acceptance */
+    stats_bound_t why_bus_free; /* ... and bus_free */
 };
 
 static double per_line(double bpc, double line)
@@ -51,6 +55,8 @@ dram_t *dram_create(const machine_t *m)
     d->batch = m->mem_write_queue ? m->mem_write_queue : 1;
     d->turn_share = 2.0 * d->turn / d->batch;
     d->room_cycles = d->batch * d->bus_cpl;
+    d->why = d->why_accept = STATS_BOUND_NONE;
+    d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
     return d;
 }
 
@@ -62,27 +68,64 @@ void dram_destroy(dram_t *d)
 double dram_read(dram_t *d, double t)
 {
     double start = timing_max(t, timing_max(d->rd_free, d->bus_free));
+    if (start > t)
+        d->why = d->rd_free >= d->bus_free ? STATS_BOUND(ST_BOUND_MEM_READ_LINK) : d->why_bus_free;
+    else
+        d->why = STATS_BOUND(ST_BOUND_DRAM_LATENCY);
     d->rd_free = start + d->rd_cpl;
     d->bus_free = start + d->bus_cpl;
+    d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
     return start + d->lat_rd;
 }
 
 double dram_write(dram_t *d, double t, bool zero_line)
 {
     double start = timing_max(t, d->wr_free);
+    stats_bound_t w = d->wr_free > t ? STATS_BOUND(ST_BOUND_MEM_WRITE_LINK) : STATS_BOUND_NONE;
     double share = zero_line ? d->zero_fraction : 1.0;
     d->wr_free = start + d->wr_cpl * share;
     /* The controller's write queue holds `batch` lines: a write is accepted
      * while the bus backlog is shorter than that, else it waits (this is
      * what bounds a write stream to the bus rate). */
     double room = d->bus_free - d->room_cycles;
-    if (start < room)
+    if (start < room) {
         start = room;
+        w = STATS_BOUND(ST_BOUND_MEM_BUS);
+    }
     /* On the bus, writes drain in batches; each batch pays a turnaround to
      * writes and one back to reads, spread over its lines. */
     d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl * share + d->turn_share;
+    d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
     d->last_accept = start;
-    return timing_max(start + d->lat_wr, d->wr_free);
+    d->why_accept = w;
+    double done = start + d->lat_wr;
+    if (d->wr_free > done) {
+        done = d->wr_free;
+        w = STATS_BOUND(ST_BOUND_MEM_WRITE_LINK);
+    }
+    d->why = w;
+    return done;
+}
+
+stats_bound_t dram_why(const dram_t *d)
+{
+    return d->why;
+}
+
+stats_bound_t dram_accept_why(const dram_t *d)
+{
+    return d->why_accept;
+}
+
+stats_bound_t dram_drain_why(const dram_t *d, double t)
+{
+    double m = timing_max(d->bus_free, timing_max(d->rd_free, d->wr_free));
+    if (!(m > t))
+        return STATS_BOUND_NONE;
+    if (m == d->bus_free)
+        return STATS_BOUND(ST_BOUND_MEM_BUS);
+    return m == d->wr_free ? STATS_BOUND(ST_BOUND_MEM_WRITE_LINK)
+                           : STATS_BOUND(ST_BOUND_MEM_READ_LINK);
 }
 
 double dram_last_accept(const dram_t *d)

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "models/base/machine.h"
+#include "models/stats.h"
 
 typedef struct dram dram_t;
 
@@ -39,6 +40,13 @@ double dram_write(dram_t *d, double t, bool zero_line);
  * what a cache that evicted a dirty line waits for before it takes the next
  * fill. */
 double dram_last_accept(const dram_t *d);
+/* What bounded the latest dram_read/dram_write's returned time (a link, the
+ * bus; a read's own latency is ST_BOUND_DRAM_LATENCY, a write that waited
+ * for nothing STATS_BOUND_NONE), its acceptance (dram_last_accept), and
+ * dram_drain(d, t) past t (STATS_BOUND_NONE: not past t). */
+stats_bound_t dram_why(const dram_t *d);
+stats_bound_t dram_accept_why(const dram_t *d);
+stats_bound_t dram_drain_why(const dram_t *d, double t);
 /* Returns when the memory path is idle. */
 double dram_drain(dram_t *d, double t);
 /* Add dt to every server's time (fast-forward moves time). */

@@ -53,7 +53,24 @@ struct hier {
     double free21, free32;
     double foreign_per_set; /* l3.foreign_fills: other cores' lines a cycle into each L3 set */
     uint64_t pfbuf[PF_MAX];
+    /* Attribution (docs/MODEL.md "Bottleneck attribution"): what bounded
+     * the time the latest hier_* call returned (STATS_BOUND_NONE: the time
+     * asked for), the latest fill of each level (a hit on a line still in
+     * flight inherits it), and the L3 fill server's backlog. */
+    stats_bound_t why, why_fill1, why_fill2, why32, why_way;
+    stats_bound_t wb, w2; /* beyond_l2's and from_l2's latest */
 };
+
+#define B(ev) STATS_BOUND(ev)
+
+#define after_wait hier_after_wait
+
+/* A slot of pool k (0: L1 fill buffers, 1: L2 miss slots) was busy from t0
+ * to t1 (counted in whole cycles, the fraction dropped). */
+static inline void occupy(hier_t *h, int k, double t0, double t1)
+{
+    h->st->count[ST_BUSY_L1_FILL_BUFFERS + k] += (uint64_t)(int64_t)(t1 - t0);
+}
 
 static inline void count(hier_t *h, stats_event_t e, uint64_t bytes)
 {
@@ -65,6 +82,19 @@ static inline void count(hier_t *h, stats_event_t e, uint64_t bytes)
  * server are ready and takes cpl cycles. */
 static inline double serve(double *free_at, double t, double cpl)
 {
+    double start = timing_max(t, *free_at);
+    *free_at = start + cpl;
+    return start + cpl;
+}
+
+/* serve() of data that was asked for at t_req and is ready at t, and
+ * *why = server_why when the server's backlog held it longer than the data
+ * took to get ready (the larger part of the time names its bound). */
+static inline double serve_why(double *free_at, double t, double cpl, stats_bound_t server_why,
+                               stats_bound_t *why, double t_req)
+{
+    if (*free_at - t > t - t_req)
+        *why = server_why;
     double start = timing_max(t, *free_at);
     *free_at = start + cpl;
     return start + cpl;
@@ -106,6 +136,8 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
         errbuf_set(err, errlen, "out of memory");
         goto fail;
     }
+    h->why = h->why_fill1 = h->why_fill2 = STATS_BOUND_NONE;
+    h->why32 = B(ST_BOUND_L3_FILL_BANDWIDTH);
     h->pf1 = pf_create(&m->l1.prefetch, h->line_bytes);
     h->pf2 = pf_create(&m->l2.prefetch, h->line_bytes);
     h->pf1_stores = m->l1.prefetch.stores;
@@ -194,7 +226,11 @@ static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
         /* Back-pressure: the L3 takes its next fill only once memory has
          * accepted this victim (a full write queue stalls the fill path, so
          * a stream of dirty victims runs at the memory's write rate). */
-        h->free32 = timing_max(h->free32, dram_last_accept(h->dram));
+        if (dram_last_accept(h->dram) > h->free32) {
+            h->free32 = dram_last_accept(h->dram);
+            stats_bound_t w = dram_accept_why(h->dram);
+            h->why32 = w == STATS_BOUND_NONE ? B(ST_BOUND_MEM_WRITE_LINK) : w;
+        }
     }
 }
 
@@ -209,12 +245,17 @@ static double l2_evicted(hier_t *h, cache_victim_t *v, double t)
         count(h, ST_L2_WRITEBACKS, h->line_bytes);
     if (h->l3) {
         if (h->incl == MACHINE_INCL_VICTIM || v->meta.dirty) {
+            h->why_way = h->why32;
             double at = serve(&h->free32, t, h->cpl32);
+            if (!(h->free32 - h->cpl32 > t))
+                h->why32 = B(ST_BOUND_L3_FILL_BANDWIDTH);
             l3_fill(h, v->addr, v->meta.dirty, at, t);
             return at;
         }
     } else if (v->meta.dirty) {
         mem_write(h, t, h->line_bytes, false);
+        stats_bound_t w = dram_accept_why(h->dram);
+        h->why_way = w == STATS_BOUND_NONE ? B(ST_BOUND_MEM_WRITE_LINK) : w;
         return timing_max(t, dram_last_accept(h->dram));
     }
     return t;
@@ -272,6 +313,7 @@ static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
  * out of a victim L3. */
 static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirty)
 {
+    stats_bound_t *why = &h->wb;
     *dirty = false;
     if (h->l3) {
         l3_age(h, a, t);
@@ -292,16 +334,19 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
         if (p) {
             count(h, ST_L3_HITS, h->line_bytes);
             double data = timing_max(t + h->lat3, p->ready_cycles);
+            *why = B(ST_BOUND_L3_LATENCY);
             if (!noread)
-                data = serve(&h->free32, data, h->cpl32);
+                data = serve_why(&h->free32, data, h->cpl32, h->why32, why, t);
             return data;
         }
         count(h, ST_L3_MISSES, h->line_bytes);
     }
+    *why = B(ST_BOUND_DRAM_LATENCY);
     if (noread)
         return t + h->lat_mem; /* ownership round trip, no data moved */
     count(h, ST_DRAM_READS, h->line_bytes);
     double data = dram_read(h->dram, t);
+    *why = dram_why(h->dram);
     if (h->l3 && h->incl != MACHINE_INCL_VICTIM)
         l3_fill(h, a, false, data, t);
     return data;
@@ -316,9 +361,17 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
             continue;
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
+        stats_bound_t w;
         double data = beyond_l2(h, p, t2, false, &dirty);
+        w = h->wb;
+        w = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : B(ST_BOUND_L2_PREFETCH_DISTANCE),
+                       w);
         double way = l2_fill(h, p, dirty, true, data, t2, true);
+        if (way - data > data - t2) /* the back-pressure is the larger part */
+            w = h->why_way;
+        h->why_fill2 = w;
         mshr_commit(h->mq2, timing_max(data, way));
+        occupy(h, 1, t2, timing_max(data, way));
         count(h, ST_L2_PREFETCH, h->line_bytes);
     }
 }
@@ -328,6 +381,7 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
  * ownership) reaches L1. */
 static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
 {
+    stats_bound_t *why = &h->w2;
     cache_meta_t *p = cache_i_lookup(h->l2, a, true);
     double data;
     if (p) {
@@ -336,17 +390,30 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
             p->prefetched = false;
             count(h, ST_L2_PREFETCH_USEFUL, h->line_bytes);
         }
-        data = timing_max(t + h->lat2, p->ready_cycles);
+        data = t + h->lat2;
+        *why = B(ST_BOUND_L2_LATENCY);
+        if (p->ready_cycles > data) {
+            data = p->ready_cycles;
+            *why = h->why_fill2;
+        }
     } else {
         count(h, ST_L2_MISSES, h->line_bytes);
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
         data = beyond_l2(h, a, t2, noread, &dirty);
-        data = timing_max(data, l2_fill(h, a, dirty, false, data, t2, true));
+        *why = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : STATS_BOUND_NONE, h->wb);
+        double way = l2_fill(h, a, dirty, false, data, t2, true);
+        if (way > data) {
+            if (way - data > data - t2) /* the back-pressure is the larger part */
+                *why = h->why_way;
+            data = way;
+        }
+        h->why_fill2 = *why;
         mshr_commit(h->mq2, data);
+        occupy(h, 1, t2, data);
     }
     if (!noread)
-        data = serve(&h->free21, data, h->cpl21);
+        data = serve_why(&h->free21, data, h->cpl21, B(ST_BOUND_L2_FILL_BANDWIDTH), why, t);
     if (train)
         l2_prefetch(h, a, t);
     return data;
@@ -361,8 +428,13 @@ static void l1_prefetch(hier_t *h, uint64_t a, double t)
             continue;
         double t1 = mshr_acquire(h->mq1, t);
         /* L2 sees (and its prefetcher trains on) L1 prefetch requests too */
+        stats_bound_t w;
         double data = from_l2(h, lines[i], t1, false, true);
+        w = h->w2;
+        h->why_fill1 =
+            after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : B(ST_BOUND_L1_PREFETCH_DISTANCE), w);
         mshr_commit(h->mq1, data);
+        occupy(h, 0, t1, data);
         l1_fill(h, lines[i], false, data, t1);
         count(h, ST_L1_PREFETCH, h->line_bytes);
     }
@@ -377,6 +449,7 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
         count(h, ST_L1_HITS, h->line_bytes);
         p->dirty = true;
         double r = timing_max(t, p->ready_cycles);
+        h->why = p->ready_cycles > t ? h->why_fill1 : STATS_BOUND_NONE;
         *hit = true;
         if (h->pf1_stores)
             l1_prefetch(h, a, t);
@@ -385,9 +458,15 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
     *hit = false;
     count(h, ST_L1_MISSES, h->line_bytes);
     double t1 = l1_slot ? mshr_acquire(h->mq1, t) : t;
+    stats_bound_t w;
     double data = from_l2(h, a, t1, how == HIER_NOREAD, h->pf2_stores);
-    if (l1_slot)
+    w = h->w2;
+    w = after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : STATS_BOUND_NONE, w);
+    h->why = h->why_fill1 = w;
+    if (l1_slot) {
         mshr_commit(h->mq1, data);
+        occupy(h, 0, t1, data);
+    }
     if (how == HIER_RFO) {
         count(h, ST_RFO, h->line_bytes);
         count(h, ST_L1_FILLS_RFO, h->line_bytes);
@@ -418,6 +497,7 @@ double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued)
     if (p) {
         count(h, ST_L1_HITS, h->line_bytes);
         double r = timing_max(t + h->lat1, p->ready_cycles);
+        h->why = p->ready_cycles > t + h->lat1 ? h->why_fill1 : B(ST_BOUND_L2_LATENCY);
         *hit = true;
         l1_prefetch(h, a, t);
         return r;
@@ -426,8 +506,13 @@ double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued)
     count(h, ST_L1_MISSES, h->line_bytes);
     double t1 = mshr_acquire(h->mq1, t);
     *issued = t1;
+    stats_bound_t w;
     double data = from_l2(h, a, t1, false, true);
+    w = h->w2;
+    w = after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : STATS_BOUND_NONE, w);
+    h->why = h->why_fill1 = w;
     mshr_commit(h->mq1, data);
+    occupy(h, 0, t1, data);
     count(h, ST_L1_FILLS_DEMAND, h->line_bytes);
     l1_fill(h, a, false, data, t1);
     l1_prefetch(h, a, t);
@@ -453,13 +538,17 @@ double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, boo
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
     bool full = bytes >= h->line_bytes;
     bool dirty = invalidate_all(h, a);
+    stats_bound_t rd = STATS_BOUND_NONE;
     if (!full && !dirty && h->m->nt_partial == MACHINE_NT_PARTIAL_RMW) {
         count(h, ST_DRAM_READS, h->line_bytes);
         t = dram_read(h->dram, t);
+        rd = dram_why(h->dram);
     }
     /* A dirty cached copy of a partial line is merged into the write. */
     uint32_t wbytes = full || dirty ? h->line_bytes : bytes;
-    return mem_write(h, t, wbytes, zero && full);
+    double done = mem_write(h, t, wbytes, zero && full);
+    h->why = dram_why(h->dram) == STATS_BOUND_NONE ? rd : dram_why(h->dram);
+    return done;
 }
 
 double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level, bool zero)
@@ -473,7 +562,9 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
     count(h, ST_L1_NOALLOC, h->line_bytes);
     if (level == HIER_L2) {
         cache_meta_t *p = cache_i_lookup(h->l2, a, true);
-        double accept = serve(&h->free21, t, h->cpl21);
+        h->why = STATS_BOUND_NONE;
+        double accept =
+            serve_why(&h->free21, t, h->cpl21, B(ST_BOUND_L2_FILL_BANDWIDTH), &h->why, t);
         if (p) {
             count(h, ST_L2_HITS, h->line_bytes);
             p->dirty = true;
@@ -482,15 +573,22 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
         count(h, ST_L2_MISSES, h->line_bytes);
         double t2 = mshr_acquire(h->mq2, t);
         bool dirty;
+        stats_bound_t w;
         double own = beyond_l2(h, a, t2, true, &dirty);
+        w = h->wb;
         double way = l2_fill(h, a, true, false, own, t2, true);
         mshr_commit(h->mq2, timing_max(own, way));
-        return timing_max(accept, timing_max(t2, way));
+        occupy(h, 1, t2, timing_max(own, way));
+        double r = timing_max(accept, timing_max(t2, way));
+        if (r > accept)
+            h->why = way > t2 ? h->why_way : after_wait(B(ST_BOUND_L2_MISS_SLOTS_DRAM), w);
+        return r;
     }
     /* HIER_L3: skip L2 as well. */
     if (cache_i_remove(h->l2, a, &out) && out.dirty)
         count(h, ST_L2_WRITEBACKS, h->line_bytes);
-    double accept = serve(&h->free32, t, h->cpl32);
+    h->why = STATS_BOUND_NONE;
+    double accept = serve_why(&h->free32, t, h->cpl32, h->why32, &h->why, t);
     l3_age(h, a, t);
     cache_meta_t *p = cache_i_lookup(h->l3, a, true);
     if (p) {
@@ -507,6 +605,20 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
 bool hier_in_l1(hier_t *h, uint64_t addr)
 {
     return cache_i_lookup(h->l1, addr & ~(uint64_t)(h->line_bytes - 1), false) != NULL;
+}
+
+const stats_bound_t *hier_why_at(const hier_t *h)
+{
+    return &h->why;
+}
+
+stats_bound_t hier_drain_why(const hier_t *h, double t)
+{
+    stats_bound_t w = dram_drain_why(h->dram, t);
+    if (w != STATS_BOUND_NONE)
+        return w;
+    return timing_max(mshr_drain_time(h->mq1), mshr_drain_time(h->mq2)) > t ? h->why_fill1
+                                                                            : STATS_BOUND_NONE;
 }
 
 double hier_drain(hier_t *h, double t)

@@ -54,6 +54,37 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
 bool hier_in_l1(hier_t *h, uint64_t addr);
 /* Time at which everything outstanding has completed. */
 double hier_drain(hier_t *h, double t);
+/* Attribution (docs/MODEL.md "Bottleneck attribution"): what bounded the
+ * time the latest hier_store/_l2_tracked/load/write_around/stream_store
+ * returned (STATS_BOUND_NONE: the time asked for, no wait of its own), and
+ * what bounds hier_drain(h, t) past t. */
+const stats_bound_t *hier_why_at(const hier_t *h); /* where it is kept, for an inline read */
+stats_bound_t hier_drain_why(const hier_t *h, double t);
+/* A request bounded by `req` (NONE: asked at once) followed by a response
+ * bounded by `resp` (NONE: no wait of its own): a latency behind a full
+ * pool (a lines-in-flight limit) is that pool's bound (lines in flight x
+ * latency; L2 miss slots then name the latency's level); otherwise the
+ * response's, or the request's when the response added no wait. */
+#define HIER_BIT(ev) (UINT64_C(1) << STATS_BOUND(ev))
+#define HIER_POOLS                                                                                 \
+    (HIER_BIT(ST_BOUND_STORE_BUFFER) | HIER_BIT(ST_BOUND_STRING_LOOKAHEAD) |                       \
+     HIER_BIT(ST_BOUND_L1_FILL_BUFFERS) | HIER_BIT(ST_BOUND_L1_PREFETCH_DISTANCE) |                \
+     HIER_BIT(ST_BOUND_L2_PREFETCH_DISTANCE) | HIER_BIT(ST_BOUND_L2_MISS_SLOTS_DRAM) |             \
+     HIER_BIT(ST_BOUND_L2_MISS_SLOTS_L3) | HIER_BIT(ST_BOUND_WC_BUFFERS))
+#define HIER_LATENCIES                                                                             \
+    (HIER_BIT(ST_BOUND_L2_LATENCY) | HIER_BIT(ST_BOUND_L3_LATENCY) |                               \
+     HIER_BIT(ST_BOUND_DRAM_LATENCY))
+static inline stats_bound_t hier_after_wait(stats_bound_t req, stats_bound_t resp)
+{
+    if (resp == STATS_BOUND_NONE)
+        return req;
+    if (req == STATS_BOUND_NONE || !((HIER_POOLS >> req) & 1) || !((HIER_LATENCIES >> resp) & 1))
+        return resp;
+    if (req == STATS_BOUND(ST_BOUND_L2_MISS_SLOTS_DRAM) &&
+        resp != STATS_BOUND(ST_BOUND_DRAM_LATENCY))
+        return STATS_BOUND(ST_BOUND_L2_MISS_SLOTS_L3);
+    return req;
+}
 /* Add dt to every time the hierarchy holds (fast-forward moves time). */
 void hier_shift_time(hier_t *h, double dt);
 

@@ -34,6 +34,8 @@
  *    write streaming).
  *  - What it ignores: loads' dependence chains (a load never stalls issue
  *    except for a free fill buffer), memory disambiguation, SMT.
+ *  - The model's state and the helpers the stages share (the commit ring,
+ *    the window, bottleneck attribution) are in models/model_impl.h.
  *  - Units: time in core cycles (double internally); counters uint64_t.
  */
 #include "models/model.h"
@@ -52,85 +54,7 @@
 #include "models/timing.h"
 #include "models/tlb.h"
 #include "models/write_stream.h"
-
-#define RING_LINES 4096u /* commit-time history; bounds any lookahead */
-
-typedef enum line_kind { LK_STORE = 0, LK_NT, LK_LOAD } line_kind_t;
-
-/* The line being assembled from store/load ops. */
-typedef struct pending_line {
-    bool valid;
-    line_kind_t kind;
-    uint64_t line;  /* line-aligned address */
-    uint32_t bytes; /* bytes written/read in it */
-    double stores;  /* store/load instructions */
-    double insns;   /* other instructions attributed to it */
-    uint8_t fill;
-} pending_line_t;
-
-struct model {
-    const machine_t *m;
-    stats_t st;
-    hier_t *h;
-    mshr_t *wc;
-    mshr_t *lzq; /* line zeroing's buffers (line_zero.buffers), or wc */
-    tlb_t tlb;
-    uint32_t line_bytes;
-    double cyc_per_ns;
-
-    double t_front;       /* front end: next instruction slot */
-    double t_issue;       /* store issue */
-    double t_commit_last; /* last line committed to L1 */
-    double t_wc_last;     /* last WC line accepted */
-    double t_dep;         /* when the data of the last dependent load arrives */
-    double t_load_done;   /* when the data of every streaming load so far has arrived */
-    double ring[RING_LINES];
-    uint64_t seq; /* lines committed so far */
-
-    pending_line_t pl;
-    double loose_insns; /* TRACE_INSNS not yet attributed to a line */
-
-    /* store_line's per-line quantities that depend only on the line's
-     * (bytes, stores, insns), kept for the last such triple: the lines of
-     * one run all have the same, and this saves their divisions and
-     * roundings. Keys are the doubles' bits, so a hit gives the very same
-     * values. */
-    struct {
-        bool valid;
-        uint32_t bytes;
-        uint64_t stores_bits, insns_bits;
-        double issue_cycles; /* stores / stores_per_cycle (0 if no rate) */
-        double front_cycles; /* (stores + insns) / insns_per_cycle */
-        double port_cycles;  /* port_cycles(bytes, stores) */
-        uint64_t la;         /* store-buffer window in lines */
-        uint64_t accesses;   /* L1 accesses */
-    } slm;
-    bool front_memo_valid; /* front(): the last n (bits) and n / insns_per_cycle */
-    uint64_t front_memo_bits;
-    double front_memo_cycles;
-
-    model_ff_t ff; /* fast-forward inside long operations */
-    ws_t ws;       /* write streaming */
-};
-
-/* ceil(x), inline for the positive values below 2^52 that the per-line
- * paths pass (there the conversion to an integer is exact); everything else
- * (zeros, negatives, huge values, NaN) goes to libm, so the result is
- * always ceil's. */
-static inline double model_ceil(double x)
-{
-    if (x > 0 && x < 4503599627370496.0) {
-        double i = (double)(int64_t)x;
-        return i < x ? i + 1 : i;
-    }
-    return ceil(x);
-}
-
-static inline void bump(model_t *md, stats_event_t e, uint64_t n, uint64_t bytes)
-{
-    md->st.count[e] += n;
-    md->st.bytes[e] += bytes;
-}
+#include "models/model_impl.h"
 
 model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errlen)
 {
@@ -146,6 +70,7 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
     if (!md->h)
         goto fail;
     ws_init(&md->ws, m, md->h, &md->st);
+    md->hwhy = hier_why_at(md->h);
     md->wc = mshr_create(m->wc_buffers ? m->wc_buffers : 1);
     md->lzq = m->lz_buffers ? mshr_create(m->lz_buffers) : md->wc;
     if (!md->wc || !md->lzq) {
@@ -163,6 +88,9 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
         m->elide_threshold_bytes < UINT64_MAX / 2 && m->elide_threshold_bytes + cap > tail)
         tail = m->elide_threshold_bytes + cap;
     md->ff.tail_lines = tail / (md->line_bytes ? md->line_bytes : 64);
+    md->tag_front = B(ST_BOUND_FRONT_END);
+    md->tag_issue = md->tag_commit = md->tag_dep = md->tag_load = B(ST_BOUND_STORE_ISSUE);
+    md->tag_pool = B(ST_BOUND_WC_BUFFERS);
     return md;
 fail:
     model_destroy(md);
@@ -192,13 +120,6 @@ void model_set_mapping(model_t *md, uint64_t tlb_page_bytes, uint64_t contig_byt
 
 /* ---- core helpers ----------------------------------------------------- */
 
-static inline uint64_t dbits(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
 /* Front end issues n instructions; returns when the last one issues. The
  * quotient of the last n is kept (keyed by n's bits: the same value), as
  * every line of a run issues the same count. The front end cannot bank the
@@ -208,6 +129,8 @@ static inline uint64_t dbits(double x)
 static inline double front(model_t *md, double n)
 {
     if (md->m->insns_per_cycle > 0) {
+        if (md->t_issue > md->t_front)
+            md->tag_front = md->tag_issue;
         md->t_front = timing_max(md->t_front, md->t_issue);
         uint64_t bits = dbits(n);
         if (!md->front_memo_valid || bits != md->front_memo_bits) {
@@ -216,34 +139,23 @@ static inline double front(model_t *md, double n)
             md->front_memo_cycles = n / md->m->insns_per_cycle;
         }
         md->t_front += md->front_memo_cycles;
+        if (md->front_memo_cycles > 0)
+            md->tag_front = B(ST_BOUND_FRONT_END);
     }
     return md->t_front;
-}
-
-/* Commit time of the line `back` lines before the next one. */
-static inline double window(const model_t *md, uint64_t back)
-{
-    if (back == 0 || md->seq < back)
-        return 0;
-    if (back > RING_LINES)
-        back = RING_LINES;
-    return md->ring[(md->seq - back) % RING_LINES];
-}
-
-static inline void commit(model_t *md, double t)
-{
-    md->ring[md->seq % RING_LINES] = t;
-    md->seq++;
-    md->t_commit_last = t;
 }
 
 /* A line leaves through a buffer of pool q (the write-combining buffers, or
  * line zeroing's own) at t; returns when the buffer was obtained (the
  * issuing side waits for that). */
-static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero, double t)
+static inline double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero,
+                               double t)
 {
     double t_buf = mshr_acquire(q, t);
     double done = hier_write_around(md->h, line, t_buf, bytes, zero);
+    stats_bound_t w = (*md->hwhy);
+    md->tag_pool = w == STATS_BOUND_NONE ? B(ST_BOUND_WC_BUFFERS) : w;
+    md->st.count[ST_BUSY_WC_BUFFERS] += (uint64_t)(int64_t)(done - t_buf); /* whole cycles */
     mshr_commit(q, done);
     md->t_wc_last = timing_max(md->t_wc_last, done);
     bump(md, ST_WC_LINES, 1, bytes);
@@ -253,7 +165,7 @@ static double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, b
     return t_buf;
 }
 
-static double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t)
+static inline double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t)
 {
     return pool_line(md, md->wc, line, bytes, zero, t);
 }
@@ -300,12 +212,25 @@ static void store_line(model_t *md, const pending_line_t *pl)
         md->slm.port_cycles = port_cycles(md, pl->bytes, pl->stores);
     }
     double issue = md->t_issue + md->slm.issue_cycles;
-    if (m->insns_per_cycle > 0) /* front(md, stores + insns) */
+    stats_bound_t why = md->slm.issue_cycles > 0 ? B(ST_BOUND_STORE_ISSUE) : md->tag_issue;
+    if (m->insns_per_cycle > 0) { /* front(md, stores + insns) */
         md->t_front += md->slm.front_cycles;
+        if (md->slm.front_cycles > 0)
+            md->tag_front = B(ST_BOUND_FRONT_END);
+    }
+    if (md->t_front > issue)
+        why = md->tag_front;
     double t = timing_max(issue, md->t_front);
-    t += tlb_access(&md->tlb, pl->line, true);
-    t = timing_max(t, window(md, md->slm.la));
+    double walk = tlb_access(&md->tlb, pl->line, true);
+    if (walk > 0)
+        why = B(ST_BOUND_TLB_WALKS);
+    t += walk;
+    double w = window(md, md->slm.la);
+    if (w > t)
+        why = hier_after_wait(B(ST_BOUND_STORE_BUFFER), window_why(md, md->slm.la));
+    t = timing_max(t, w);
     md->t_issue = t;
+    md->tag_issue = why;
 
     bump(md, ST_L1_ACCESSES, md->slm.accesses, pl->bytes);
 
@@ -317,18 +242,32 @@ static void store_line(model_t *md, const pending_line_t *pl)
         bool hit;
         ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
     }
-    commit(md, timing_max(ready, md->t_commit_last) + md->slm.port_cycles);
+    commit_after(md, ready, hier_after_wait(why, (*md->hwhy)), md->slm.port_cycles,
+                 B(ST_BOUND_STORE_ISSUE));
+    advance(md);
 }
 
 static void nt_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
     double issue = md->t_issue + pl->stores * m->nt_store_cycles;
-    double t = timing_max(issue, front(md, pl->stores + pl->insns));
-    t += tlb_access(&md->tlb, pl->line, true);
+    stats_bound_t why = issue > md->t_issue ? B(ST_BOUND_NT_STORE_ISSUE) : md->tag_issue;
+    double f = front(md, pl->stores + pl->insns);
+    if (f > issue)
+        why = md->tag_front;
+    double t = timing_max(issue, f);
+    double walk = tlb_access(&md->tlb, pl->line, true);
+    if (walk > 0)
+        why = B(ST_BOUND_TLB_WALKS);
+    t += walk;
     /* stores of data, even of zeros: not a zeroing operation (memory.zero_write_fraction) */
+    stats_bound_t pool_why = md->tag_pool; /* the bound of a wait for a buffer */
     md->t_issue = wc_line(md, pl->line, pl->bytes, false, t);
+    if (md->t_issue > t)
+        why = pool_why;
     md->t_issue = timing_max(md->t_issue, t);
+    md->tag_issue = why;
+    advance(md);
 }
 
 /* A line of streaming loads: they issue behind the front end, their bytes
@@ -339,14 +278,26 @@ static void load_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
     double issue = md->t_issue + (m->load_bpc > 0 ? pl->bytes / m->load_bpc : 0);
-    double t = timing_max(issue, front(md, pl->stores + pl->insns));
-    t += tlb_access(&md->tlb, pl->line, false);
+    stats_bound_t why = issue > md->t_issue ? B(ST_BOUND_STORE_ISSUE) : md->tag_issue;
+    double f = front(md, pl->stores + pl->insns);
+    if (f > issue)
+        why = md->tag_front;
+    double t = timing_max(issue, f);
+    double walk = tlb_access(&md->tlb, pl->line, false);
+    if (walk > 0)
+        why = B(ST_BOUND_TLB_WALKS);
+    t += walk;
     bump(md, ST_L1_ACCESSES, (uint64_t)model_ceil(pl->stores), pl->bytes);
     bool hit;
     double issued;
     double data = hier_load(md->h, pl->line, t, &hit, &issued);
+    stats_bound_t dwhy = hier_after_wait(why, (*md->hwhy));
     md->t_issue = timing_max(t, issued);
+    md->tag_issue = issued > t ? dwhy : why;
+    if (data > md->t_load_done)
+        md->tag_load = dwhy;
     md->t_load_done = timing_max(md->t_load_done, data);
+    advance(md);
 }
 
 static void flush_line(model_t *md)
@@ -415,6 +366,8 @@ void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
             continue; /* cycles follow the time, moved by model_shift_time */
         md->st.count[e] += delta->count[e] * n;
         md->st.bytes[e] += delta->bytes[e] * n;
+        if (e >= ST_BOUND_STORE_ISSUE && e < ST_BOUND_STORE_ISSUE + ST_BOUND_COUNT)
+            md->bound_assigned += delta->count[e] * n;
     }
 }
 
@@ -445,14 +398,25 @@ static void dep_load(model_t *md, const trace_op_t *op)
     flush_line(md);
     double insns = (double)op->insns + md->loose_insns;
     md->loose_insns = 0;
-    double t = timing_max(timing_max(md->t_issue, md->t_dep), front(md, op->count + insns));
+    double f = front(md, op->count + insns);
+    stats_bound_t why = md->t_dep > md->t_issue ? md->tag_dep : md->tag_issue;
+    double t = timing_max(md->t_issue, md->t_dep);
+    if (f > t)
+        why = md->tag_front;
+    t = timing_max(t, f);
     uint64_t line = op->addr & ~(uint64_t)(md->line_bytes - 1);
-    t += tlb_access(&md->tlb, line, false);
+    double walk = tlb_access(&md->tlb, line, false);
+    if (walk > 0)
+        why = B(ST_BOUND_TLB_WALKS);
+    t += walk;
     bump(md, ST_L1_ACCESSES, op->count, op->bytes);
     bool hit;
     double issued;
     md->t_dep = hier_load(md->h, line, t, &hit, &issued);
+    md->tag_dep = hier_after_wait(why, (*md->hwhy));
     md->t_issue = t;
+    md->tag_issue = why;
+    advance(md);
 }
 
 /* Split a store/load run into line pieces and assemble them. A full line
@@ -504,7 +468,11 @@ static void string_op(model_t *md, const trace_op_t *op)
     double startup = string_startup_cycles(m, op->bytes);
     bump(md, ST_STRING_OPS, 1, op->bytes);
     bump(md, ST_STRING_STARTUP_CYCLES, (uint64_t)llround(startup), 0);
-    double t = timing_max(md->t_issue, front(md, 1)) + startup;
+    double f = front(md, 1);
+    stats_bound_t why = f > md->t_issue ? md->tag_front : md->tag_issue;
+    if (startup > 0)
+        why = B(ST_BOUND_STRING_STARTUP);
+    double t = timing_max(md->t_issue, f) + startup;
     double bpc = m->string_bpc > 0 ? m->string_bpc : 1;
     uint64_t la = m->string_lookahead_bytes / lb;
     if (la == 0)
@@ -525,14 +493,26 @@ static void string_op(model_t *md, const trace_op_t *op)
         bool full = piece == lb;
         double piece_cycles = full ? lb_cycles : (double)piece / bpc;
         t += piece_cycles;
-        t += tlb_access(&md->tlb, a, true);
-        t = timing_max(t, window(md, la));
+        if (piece_cycles > 0)
+            why = B(ST_BOUND_STRING_ENGINE);
+        double walk = tlb_access(&md->tlb, a, true);
+        if (walk > 0)
+            why = B(ST_BOUND_TLB_WALKS);
+        t += walk;
+        double w = window(md, la);
+        if (w > t)
+            why = hier_after_wait(B(ST_BOUND_STRING_LOOKAHEAD), window_why(md, la));
+        t = timing_max(t, w);
         double stores = full ? lb_stores : model_ceil((double)piece / w);
         bump(md, ST_STORES, (uint64_t)stores, piece);
         if (full && string_elides(m, op->bytes, end - a, op->fill, nt)) {
             bump(md, ST_STRING_ELIDED_LINES, 1, piece);
-            t = timing_max(t, wc_line(md, line, (uint32_t)piece, op->fill == 0, t));
-            commit(md, timing_max(t, md->t_commit_last));
+            stats_bound_t pool_why = md->tag_pool;
+            double t_buf = wc_line(md, line, (uint32_t)piece, op->fill == 0, t);
+            if (t_buf > t)
+                why = pool_why;
+            t = timing_max(t, t_buf);
+            commit_after(md, t, why, 0, why);
         } else {
             bump(md, ST_L1_ACCESSES, (uint64_t)stores, piece);
             int lvl = ws_level(&md->ws, line, full, false);
@@ -545,11 +525,14 @@ static void string_op(model_t *md, const trace_op_t *op)
                 ready = m->string_l1_slots ? hier_store(md->h, line, t, how, &hit)
                                            : hier_store_l2_tracked(md->h, line, t, how, &hit);
             }
-            commit(md, timing_max(ready, md->t_commit_last) + piece_cycles);
+            commit_after(md, ready, hier_after_wait(why, (*md->hwhy)), piece_cycles,
+                         B(ST_BOUND_STRING_ENGINE));
         }
         a += piece;
         if (a < end) {
             md->t_issue = t;
+            md->tag_issue = why;
+            advance(md);
             uint64_t skip = ff_after_line(md, end - a);
             if (skip) {
                 a += skip;
@@ -559,11 +542,18 @@ static void string_op(model_t *md, const trace_op_t *op)
     }
     /* An ordered end: nothing after the op issues until its lines are
      * committed (the window then restarts empty at the next op). */
-    if (m->string_ordered_end)
+    if (m->string_ordered_end) {
+        if (md->t_commit_last > t)
+            why = md->tag_commit;
         t = timing_max(t, md->t_commit_last);
+    }
     md->t_issue = t;
+    md->tag_issue = why;
     /* The microcode sequencer holds the front end until the op has issued. */
+    if (t > md->t_front)
+        md->tag_front = why;
     md->t_front = timing_max(md->t_front, t);
+    advance(md);
 }
 
 static void line_zero_op(model_t *md, const trace_op_t *op)
@@ -574,18 +564,34 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
     double per_line = nlines ? (double)op->count / (double)nlines : 0;
     double insns_line = nlines ? ((double)op->insns + md->loose_insns) / (double)nlines : 0;
     md->loose_insns = 0;
+    stats_bound_t why = md->t_front > md->t_issue ? md->tag_front : md->tag_issue;
     double t = timing_max(md->t_issue, md->t_front);
     uint64_t la = m->store_buffer_entries ? m->store_buffer_entries : 1;
     uint64_t end = op->addr + op->bytes;
     md->ff.op_lines = 0;
     for (uint64_t a = op->addr & ~(lb - 1); a < end;) {
         t += m->line_zero_cycles * per_line;
-        t = timing_max(t, front(md, per_line + insns_line));
-        t += tlb_access(&md->tlb, a, true);
+        if (m->line_zero_cycles * per_line > 0)
+            why = B(ST_BOUND_STORE_ISSUE);
+        double f = front(md, per_line + insns_line);
+        if (f > t)
+            why = md->tag_front;
+        t = timing_max(t, f);
+        double walk = tlb_access(&md->tlb, a, true);
+        if (walk > 0)
+            why = B(ST_BOUND_TLB_WALKS);
+        t += walk;
         if (m->lz_policy == MACHINE_LZ_MEMORY) {
-            t = timing_max(t, pool_line(md, md->lzq, a, (uint32_t)lb, true, t));
+            stats_bound_t pool_why = md->tag_pool;
+            double t_buf = pool_line(md, md->lzq, a, (uint32_t)lb, true, t);
+            if (t_buf > t)
+                why = pool_why;
+            t = timing_max(t, t_buf);
         } else {
-            t = timing_max(t, window(md, la));
+            double w = window(md, la);
+            if (w > t)
+                why = hier_after_wait(B(ST_BOUND_STORE_BUFFER), window_why(md, la));
+            t = timing_max(t, w);
             int lvl = ws_level(&md->ws, a, true, true);
             double ready;
             if (lvl) {
@@ -595,11 +601,14 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
                 ready = hier_store(md->h, a, t, HIER_NOREAD, &hit);
             }
             bump(md, ST_L1_ACCESSES, 1, lb);
-            commit(md, timing_max(ready, md->t_commit_last) + port_cycles(md, (uint32_t)lb, 1));
+            commit_after(md, ready, hier_after_wait(why, (*md->hwhy)),
+                         port_cycles(md, (uint32_t)lb, 1), B(ST_BOUND_STORE_ISSUE));
         }
         a += lb;
+        md->tag_issue = why;
         if (a < end) {
             md->t_issue = t;
+            advance(md);
             uint64_t skip = ff_after_line(md, end - a);
             if (skip) {
                 a += skip;
@@ -608,24 +617,37 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
         }
     }
     md->t_issue = t;
+    advance(md);
 }
 
 static void fence_op(model_t *md)
 {
     double now = timing_max(md->t_issue, md->t_front);
+    stats_bound_t why = md->t_front > md->t_issue ? md->tag_front : md->tag_issue;
+    double drain = timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq));
+    if (md->t_commit_last > now && md->t_commit_last >= drain)
+        why = md->tag_commit;
+    else if (drain > now)
+        why = md->tag_pool;
     double done = timing_max(now, timing_max(mshr_drain_time(md->wc), md->t_commit_last));
     done = timing_max(done, mshr_drain_time(md->lzq));
     bump(md, ST_FENCES, 1, 0);
     bump(md, ST_FENCE_STALL_CYCLES, (uint64_t)llround(done - now), 0);
     md->t_issue = md->t_front = done;
+    md->tag_issue = md->tag_front = why;
+    advance(md);
 }
 
-/* A serialising event of `cycles` (fault, reschedule): the core does no
- * other work meanwhile. */
-static void stall_op(model_t *md, double cycles)
+/* A serialising event of `cycles` (fault, reschedule), bounded by `why`:
+ * the core does no other work meanwhile. */
+static void stall_op(model_t *md, double cycles, stats_bound_t why)
 {
     double t = timing_max(md->t_issue, md->t_front) + cycles;
+    if (!(cycles > 0))
+        why = md->t_front > md->t_issue ? md->tag_front : md->tag_issue;
     md->t_issue = md->t_front = t;
+    md->tag_issue = md->tag_front = why;
+    advance(md);
 }
 
 int model_op(void *ctx, const trace_op_t *op)
@@ -688,12 +710,15 @@ int model_op(void *ctx, const trace_op_t *op)
         bump(md, ST_INSTRUCTIONS, 2, 0); /* call + ret */
         front(md, 0);
         md->t_front += m->call_cycles;
+        if (m->call_cycles > 0)
+            md->tag_front = B(ST_BOUND_CALLS);
+        advance(md);
         break;
     case TRACE_CALL_END:
         break;
     case TRACE_RESCHED:
         bump(md, ST_RESCHEDS, 1, 0);
-        stall_op(md, m->resched_ns * md->cyc_per_ns);
+        stall_op(md, m->resched_ns * md->cyc_per_ns, B(ST_BOUND_RESCHEDS));
         break;
     case TRACE_FAULT: {
         ws_break(&md->ws); /* so do the fault handler's */
@@ -707,7 +732,7 @@ int model_op(void *ctx, const trace_op_t *op)
         double cyc = ns * md->cyc_per_ns;
         bump(md, ST_FAULTS, 1, op->bytes);
         bump(md, ST_FAULT_CYCLES, (uint64_t)llround(cyc), 0);
-        stall_op(md, cyc);
+        stall_op(md, cyc, B(ST_BOUND_FAULTS));
         break;
     }
     default:
@@ -723,15 +748,26 @@ void model_drain(model_t *md)
         front(md, md->loose_insns);
         md->loose_insns = 0;
     }
+    advance(md); /* the timelines' own lead first */
     double t = timing_max(timing_max(md->t_issue, md->t_dep), md->t_front);
     t = timing_max(t, timing_max(md->t_commit_last, md->t_load_done));
-    t = timing_max(t, timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq)));
+    double pools = timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq));
+    stats_bound_t why = md->tag_issue;
+    if (pools > t)
+        why = md->tag_pool;
+    t = timing_max(t, pools);
+    stats_bound_t hw = hier_drain_why(md->h, t);
     t = hier_drain(md->h, t);
+    if (hw != STATS_BOUND_NONE)
+        why = hw;
     md->t_issue = md->t_front = t;
+    md->tag_issue = md->tag_front = why;
+    advance(md);
 }
 
 void model_stats(model_t *md, stats_t *out)
 {
+    advance(md);
     *out = md->st;
     double now = now_cycles(md);
     out->count[ST_CYCLES] = (uint64_t)llround(now);

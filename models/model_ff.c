@@ -29,7 +29,7 @@ double model_ff_stats_spread(const stats_t *hist, uint32_t n, double tolerance)
     double worst = 0, v[MODEL_FF_HIST_MAX];
     if (n == 0 || n > MODEL_FF_HIST_MAX)
         return -1;
-    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+    for (int e = 0; e < ST_EXPLAIN_FIRST; e++) { /* attribution does not judge */
         for (int k = 0; k < 2; k++) {
             for (uint32_t i = 0; i < n; i++)
                 v[i] = (double)(k ? hist[i].bytes[e] : hist[i].count[e]);

@@ -57,8 +57,56 @@ typedef enum stats_event {
     ST_TLB_STORE_MISSES,
     ST_WS_ENTRIES, /* times write streaming was entered */
     ST_WS_EXITS,
+    /* Bottleneck attribution (docs/MODEL.md "Bottleneck attribution"): the
+     * measured cycles, each counted once under the resource that bounded
+     * the model's time when it advanced; they sum to ST_CYCLES (within a
+     * few cycles of fast-forward rounding). Kept in the order of
+     * stats_bound_t. */
+    ST_BOUND_STORE_ISSUE,
+    ST_BOUND_NT_STORE_ISSUE,
+    ST_BOUND_FRONT_END,
+    ST_BOUND_STRING_ENGINE,
+    ST_BOUND_STRING_STARTUP,
+    ST_BOUND_STORE_BUFFER,
+    ST_BOUND_STRING_LOOKAHEAD,
+    ST_BOUND_L1_FILL_BUFFERS,
+    ST_BOUND_L1_PREFETCH_DISTANCE,
+    ST_BOUND_L2_PREFETCH_DISTANCE,
+    ST_BOUND_L2_MISS_SLOTS_DRAM,
+    ST_BOUND_L2_MISS_SLOTS_L3,
+    ST_BOUND_L2_LATENCY,
+    ST_BOUND_L3_LATENCY,
+    ST_BOUND_DRAM_LATENCY,
+    ST_BOUND_L2_FILL_BANDWIDTH,
+    ST_BOUND_L3_FILL_BANDWIDTH,
+    ST_BOUND_WC_BUFFERS,
+    ST_BOUND_MEM_READ_LINK,
+    ST_BOUND_MEM_WRITE_LINK,
+    ST_BOUND_MEM_BUS,
+    ST_BOUND_TLB_WALKS,
+    ST_BOUND_FAULTS,
+    ST_BOUND_CALLS,
+    ST_BOUND_RESCHEDS,
+    /* Occupancy: busy slot-cycles of the pools (each interval in whole
+     * cycles), for explain's occupancy column. */
+    ST_BUSY_L1_FILL_BUFFERS,
+    ST_BUSY_L2_MISS_SLOTS,
+    ST_BUSY_WC_BUFFERS,
     ST_EVENT_COUNT
 } stats_event_t;
+
+/* The first attribution event: fast-forward judges steadiness on the
+ * events before it only (attribution may move between resources of equal
+ * time without the timing changing). */
+#define ST_EXPLAIN_FIRST ST_BOUND_STORE_ISSUE
+#define ST_BOUND_COUNT   (ST_BOUND_RESCHEDS - ST_BOUND_STORE_ISSUE + 1)
+
+/* A resource that can bound the model's time: index i is event
+ * ST_BOUND_STORE_ISSUE + i. STATS_BOUND_NONE: "the time asked for" (a
+ * mechanism that added no wait of its own; models only). */
+typedef uint8_t stats_bound_t;
+#define STATS_BOUND_NONE ((stats_bound_t)0xFF)
+#define STATS_BOUND(ev)  ((stats_bound_t)((ev)-ST_BOUND_STORE_ISSUE))
 
 typedef struct stats {
     uint64_t count[ST_EVENT_COUNT];

@@ -17,6 +17,7 @@
     void cmd_##name##_usage(FILE *out);
 
 CMD_DECLARE(run)
+CMD_DECLARE(explain)
 CMD_DECLARE(machines)
 CMD_DECLARE(functions)
 CMD_DECLARE(native)

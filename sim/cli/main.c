@@ -46,6 +46,7 @@ typedef struct command {
 static const command_t commands[] = {
     CMD(run, "predict one run of 'perf bench mem memset' or 'perf bench mem mmap'"),
     CMD(bench, "predict perf bench mem memset|mmap from perf's own command line"),
+    CMD(explain, "what bounds a prediction, and which single change helps it most"),
     CMD(machines, "list the bundled machine files"),
     CMD(functions, "list the clearing kernels (functions)"),
     CMD(native, "run the same workload natively on this host (measured)"),

@@ -115,6 +115,14 @@ int report_csv_row(FILE *out, const run_result_t *r, char *err, size_t errlen);
  * reason. Declared as void * so that this header does not need jansson.h. */
 void *report_run_json(const run_result_t *r, char *err, size_t errlen);
 
+/* The resource that bounded most of a result's measured time (its stats),
+ * as run's text prints it: "L2 miss slots × DRAM latency, 71%" ("-" when
+ * nothing was counted); returns buf. And as run's json bound_by: an object
+ * {"resource", "label", "share"}, or json null (docs/JSON.md; a json_t *,
+ * NULL with a reason on out of memory). */
+const char *report_bound_by_text(const stats_t *st, char *buf, size_t len);
+void *report_bound_by_json(const stats_t *st, char *err, size_t errlen);
+
 /* ---- native results (clearsim native; sim/host/native_run.h) ---- */
 
 /* The run fields of n->run, with what a native run does not measure set to

@@ -321,6 +321,9 @@ int report_text(FILE *out, const run_result_t *r, const native_result_t *n, char
             text_count(report_row_find(row, "traffic", "dram_read_bytes", NULL), a, sizeof a));
     fprintf(out, "  DRAM  %*s  bytes written\n", TEXT_VALUE_WIDTH,
             text_count(report_row_find(row, "traffic", "dram_write_bytes", NULL), a, sizeof a));
+    char bound[128];
+    fprintf(out, "\nbound by: %s  (clearsim explain: the breakdown)\n",
+            report_bound_by_text(&r->stats, bound, sizeof bound));
     free(row);
     if (ferror(out)) {
         errbuf_set(err, errlen, "report: cannot write output");

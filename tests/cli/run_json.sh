@@ -14,8 +14,11 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 keys = ["machine", "set", "machine_file_sha256", "clearsim_version", "workload", "function", "caller", "fault", "preempt", "page_bytes",
         "base_page_bytes", "thp", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
-        "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic"]
+        "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic", "bound_by"]
 assert list(doc) == keys, list(doc)
+b = doc["bound_by"]
+assert isinstance(b, dict) and list(b) == ["resource", "label", "share"], b
+assert isinstance(b["resource"], str) and 0 < b["share"] <= 1, b
 assert doc["set"] == "", doc["set"]
 # provenance: the version that ran, and the SHA-256 of the machine file's bytes
 import hashlib, os, subprocess

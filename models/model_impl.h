@@ -1,0 +1,201 @@
+/*
+ * model_impl.h - the model's state and the timeline helpers its stages
+ * share (models/model.c: issue, lines, the string engine, line zeroing,
+ * fences and stalls): the commit ring, the store-buffer window and the
+ * bottleneck attribution of each timeline (docs/MODEL.md "Bottleneck
+ * attribution").
+ *
+ * Notes
+ *  - Private to models/model.c; inline, as these sit on the per-line path.
+ */
+#ifndef CLEARSIM_MODEL_IMPL_H
+#define CLEARSIM_MODEL_IMPL_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "models/base/machine.h"
+#include "models/hierarchy.h"
+#include "models/model.h"
+#include "models/model_ff.h"
+#include "models/mshr.h"
+#include "models/stats.h"
+#include "models/timing.h"
+#include "models/tlb.h"
+#include "models/write_stream.h"
+
+#define RING_LINES 4096u /* commit-time history; bounds any lookahead */
+
+typedef enum line_kind { LK_STORE = 0, LK_NT, LK_LOAD } line_kind_t;
+
+/* The line being assembled from store/load ops. */
+typedef struct pending_line {
+    bool valid;
+    line_kind_t kind;
+    uint64_t line;  /* line-aligned address */
+    uint32_t bytes; /* bytes written/read in it */
+    double stores;  /* store/load instructions */
+    double insns;   /* other instructions attributed to it */
+    uint8_t fill;
+} pending_line_t;
+
+struct model {
+    const machine_t *m;
+    stats_t st;
+    hier_t *h;
+    mshr_t *wc;
+    mshr_t *lzq; /* line zeroing's buffers (line_zero.buffers), or wc */
+    tlb_t tlb;
+    uint32_t line_bytes;
+    double cyc_per_ns;
+
+    double t_front;       /* front end: next instruction slot */
+    double t_issue;       /* store issue */
+    double t_commit_last; /* last line committed to L1 */
+    double t_wc_last;     /* last WC line accepted */
+    double t_dep;         /* when the data of the last dependent load arrives */
+    double t_load_done;   /* when the data of every streaming load so far has arrived */
+    double ring[RING_LINES];
+    uint64_t seq; /* lines committed so far */
+
+    pending_line_t pl;
+    double loose_insns; /* TRACE_INSNS not yet attributed to a line */
+
+    /* store_line's per-line quantities that depend only on the line's
+     * (bytes, stores, insns), kept for the last such triple: the lines of
+     * one run all have the same, and this saves their divisions and
+     * roundings. Keys are the doubles' bits, so a hit gives the very same
+     * values. */
+    struct {
+        bool valid;
+        uint32_t bytes;
+        uint64_t stores_bits, insns_bits;
+        double issue_cycles; /* stores / stores_per_cycle (0 if no rate) */
+        double front_cycles; /* (stores + insns) / insns_per_cycle */
+        double port_cycles;  /* port_cycles(bytes, stores) */
+        uint64_t la;         /* store-buffer window in lines */
+        uint64_t accesses;   /* L1 accesses */
+    } slm;
+    bool front_memo_valid; /* front(): the last n (bits) and n / insns_per_cycle */
+    uint64_t front_memo_bits;
+    double front_memo_cycles;
+
+    model_ff_t ff; /* fast-forward inside long operations */
+    ws_t ws;       /* write streaming */
+
+    /* Attribution (docs/MODEL.md "Bottleneck attribution"): the resource
+     * that last set each timeline, of each committed line, and of the
+     * write-combining path's latest completion; the bound cycles counted
+     * so far (their sum). */
+    stats_bound_t tag_front, tag_issue, tag_commit, tag_dep, tag_load, tag_pool;
+    stats_bound_t ring_tag[RING_LINES];
+    uint64_t bound_assigned;
+    const stats_bound_t *hwhy; /* hier_why_at(h) */
+};
+
+#define B(ev) STATS_BOUND(ev)
+
+/* ceil(x), inline for the positive values below 2^52 that the per-line
+ * paths pass (there the conversion to an integer is exact); everything else
+ * (zeros, negatives, huge values, NaN) goes to libm, so the result is
+ * always ceil's. */
+static inline double model_ceil(double x)
+{
+    if (x > 0 && x < 4503599627370496.0) {
+        double i = (double)(int64_t)x;
+        return i < x ? i + 1 : i;
+    }
+    return ceil(x);
+}
+
+static inline void bump(model_t *md, stats_event_t e, uint64_t n, uint64_t bytes)
+{
+    md->st.count[e] += n;
+    md->st.bytes[e] += bytes;
+}
+
+static inline uint64_t dbits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/* Commit time of the line `back` lines before the next one. */
+static inline double window(const model_t *md, uint64_t back)
+{
+    if (back == 0 || md->seq < back)
+        return 0;
+    if (back > RING_LINES)
+        back = RING_LINES;
+    return md->ring[(md->seq - back) % RING_LINES];
+}
+
+/* What bounded window(md, back): the bound of that line's commit. */
+static inline stats_bound_t window_why(const model_t *md, uint64_t back)
+{
+    if (back == 0 || md->seq < back)
+        return STATS_BOUND_NONE;
+    if (back > RING_LINES)
+        back = RING_LINES;
+    return md->ring_tag[(md->seq - back) % RING_LINES];
+}
+
+static inline void commit(model_t *md, double t, stats_bound_t why)
+{
+    md->ring[md->seq % RING_LINES] = t;
+    md->ring_tag[md->seq % RING_LINES] = why;
+    md->seq++;
+    md->t_commit_last = t;
+    md->tag_commit = why;
+}
+
+/* The commit of a line whose ownership arrived at `ready` (bounded by
+ * ready_why) and that takes `cycles` of the commit path (bounded by
+ * cycles_why) after the previous line's. */
+static inline void commit_after(model_t *md, double ready, stats_bound_t ready_why, double cycles,
+                                stats_bound_t cycles_why)
+{
+    stats_bound_t why = ready > md->t_commit_last ? ready_why
+                        : cycles > 0              ? cycles_why
+                                                  : md->tag_commit;
+    commit(md, timing_max(ready, md->t_commit_last) + cycles, why);
+}
+
+/* Count the cycles `now` moved past the bound cycles counted so far under
+ * the bound of the timeline that leads (the model's time is the latest of
+ * its timelines). Integer cycles: their sum stays the rounded time. */
+static inline void advance(model_t *md)
+{
+    double now = md->t_commit_last;
+    stats_bound_t why = md->tag_commit;
+    if (md->t_issue > now) {
+        now = md->t_issue;
+        why = md->tag_issue;
+    }
+    if (md->t_front > now) {
+        now = md->t_front;
+        why = md->tag_front;
+    }
+    if (md->t_load_done > now) {
+        now = md->t_load_done;
+        why = md->tag_load;
+    }
+    if (md->t_dep > now) {
+        now = md->t_dep;
+        why = md->tag_dep;
+    }
+    if (!(now > 0))
+        return;
+    int64_t n = (int64_t)(now + 0.5) - (int64_t)md->bound_assigned;
+    if (n <= 0)
+        return;
+    if (why >= ST_BOUND_COUNT)
+        why = B(ST_BOUND_STORE_ISSUE);
+    md->st.count[ST_BOUND_STORE_ISSUE + why] += (uint64_t)n;
+    md->bound_assigned += (uint64_t)n;
+}
+
+#endif

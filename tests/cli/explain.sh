@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# `clearsim explain` (docs/MODEL.md "Bottleneck attribution", docs/JSON.md): a write-allocate
+# clear larger than L3 is bound by the L2 miss slots x DRAM latency, an elided clear by the
+# write path; the json shares sum to 1 and the bound cycles to the measured cycles; each
+# relaxed key is named with its values; run prints the same top bound; bad options are
+# usage errors (exit 2).
+source "$(dirname "$0")/common.bash"
+need_python
+
+# write-allocate (unrolled movq) over 1 GiB in 2 MiB pages: 32x the 32 MiB L3
+cs explain --machine zen3-epyc-7j13 -s 1GB -f unrolled -p 2MB -q
+[[ $RC -eq 0 ]] || fail "explain (write-allocate): exit $RC"
+grep -q '^bound by: L2 miss slots × DRAM latency, [0-9]*%$' "$OUT" ||
+    fail "explain does not name the L2 miss slots x DRAM latency: $(grep 'bound by' "$OUT")"
+grep -q '^most help: l2.mshrs 32 -> 64: +[0-9.]*% throughput' "$OUT" ||
+    fail "explain does not recommend l2.mshrs: $(grep 'most help' "$OUT")"
+text_out=$(cat "$OUT")
+
+cs run --machine zen3-epyc-7j13 -s 1GB -f unrolled -p 2MB -q
+[[ $RC -eq 0 ]] || fail "run: exit $RC"
+grep -q '^bound by: L2 miss slots × DRAM latency, [0-9]*%' "$OUT" ||
+    fail "run's summary line does not name the same bound"
+[[ "$(grep '^bound by' "$OUT" | sed 's/  (.*//')" == "$(grep '^bound by' <<<"$text_out")" ]] ||
+    fail "run and explain disagree on the top bound"
+
+check_json() { # FILE TOP_RESOURCES...
+    python3 - "$@" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+tops = sys.argv[2:]
+b = doc["bottlenecks"]
+assert b, "no bottlenecks"
+for e in b:
+    assert list(e)[:3] == ["resource", "share", "occupancy"] or set(
+        ["resource", "label", "share", "cycles", "occupancy", "relaxed", "at_limit",
+         "relaxed_cycles", "gain"]) == set(e), list(e)
+    assert 0 <= e["share"] <= 1, e
+    assert e["occupancy"] is None or e["occupancy"] >= 0, e
+    if e["relaxed"] is not None:
+        assert set(e["relaxed"]) == {"key", "from", "to"}, e
+s = sum(e["share"] for e in b)
+assert abs(s - 1) < 1e-9, s
+assert sum(e["cycles"] for e in b) == doc["cycles"], (sum(e["cycles"] for e in b), doc["cycles"])
+shares = [e["share"] for e in b]
+assert shares == sorted(shares, reverse=True), shares
+assert b[0]["resource"] in tops, (b[0]["resource"], tops)
+assert doc["bound_by"]["resource"] == b[0]["resource"], doc["bound_by"]
+r = doc["recommendation"]
+assert r is None or (r["gain"] > 0 and r["key"]), r
+print(b[0]["resource"], round(b[0]["share"], 3), r and r["key"], r and round(r["gain"], 3))
+PY
+}
+
+cs explain --machine zen3-epyc-7j13 -s 1GB -f unrolled -p 2MB -q --format json
+[[ $RC -eq 0 ]] || fail "explain --format json: exit $RC"
+check_json "$OUT" l2_miss_slots_dram || fail "explain json (write-allocate) breaks the contract"
+
+# rep stosb over 1 GiB is elided on Zen 3: the lines go around the caches through the WC
+# buffers to the memory write link
+cs explain --machine zen3-epyc-7j13 -s 1GB -f rep_stosb -q --format json -o "$OUT.json"
+[[ $RC -eq 0 && ! -s "$OUT" ]] || fail "explain -o: exit $RC, or printed on stdout"
+check_json "$OUT.json" wc_buffers mem_write_link mem_bus || fail "explain json (elided) breaks the contract"
+rm -f "$OUT.json"
+
+cs explain --machine zen3-epyc-7j13 -s 1GB -f rep_stosb -q --format csv
+[[ $RC -eq 0 ]] || fail "explain --format csv: exit $RC"
+head -1 "$OUT" | grep -q '^machine,function,size_bytes,cycles,resource,label,share,' ||
+    fail "explain csv header"
+
+# exactly run's options: bad ones are usage errors
+expect_error 2 "--machine is required" explain -s 1MB
+expect_error 2 "--bogus" explain --machine zen3-epyc-7j13 --bogus
+expect_error 2 "--jobs" explain --machine zen3-epyc-7j13 --jobs 2
+cs explain --help
+[[ $RC -eq 0 ]] && grep -q '^usage: clearsim explain' "$OUT" || fail "explain --help"
+echo "ok: explain"

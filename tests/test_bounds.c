@@ -1,0 +1,234 @@
+/*
+ * test_bounds.c - bottleneck attribution (docs/MODEL.md "Bottleneck
+ * attribution") on the tiny machine (tests/tiny_machine.h): which resource
+ * bounds each clear, that the bound cycles sum to the measured cycles, and
+ * that the shares of sim/engine/bounds.c sum to 1, against hand-computed
+ * expectations.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "models/model.h"
+#include "sim/engine/bounds.h"
+#include "tests/tiny_machine.h"
+
+#define BASE  0x10000000ull
+#define LINES 4096u /* 256 KiB: 64 times the 4 KiB L3 */
+
+static model_t *mk(const machine_t *m)
+{
+    char err[256] = "";
+    model_t *md = model_create(m, 1, err, sizeof(err));
+    if (!md)
+        fail_msg("model_create: %s", err);
+    return md;
+}
+
+static void op(model_t *md, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count)
+{
+    trace_op_t o = {
+        .addr = addr, .bytes = bytes, .count = count, .width = 8, .kind = (uint8_t)kind};
+    model_op(md, &o);
+}
+
+/* n full lines of 8-byte stores of the given kind, one op per line. */
+static void lines(model_t *md, trace_kind_t kind, uint64_t addr, uint32_t n)
+{
+    for (uint32_t l = 0; l < n; l++)
+        op(md, kind, addr + l * 64ull, 64, 8);
+}
+
+static stats_t finish(model_t *md)
+{
+    stats_t st;
+    model_drain(md);
+    model_stats(md, &st);
+    model_destroy(md);
+    return st;
+}
+
+static uint64_t bound_sum(const stats_t *st)
+{
+    uint64_t s = 0;
+    for (int i = 0; i < ST_BOUND_COUNT; i++)
+        s += st->count[ST_BOUND_STORE_ISSUE + i];
+    return s;
+}
+
+static double share(const stats_t *st, stats_event_t e)
+{
+
+    return (double)st->count[e] / (double)bound_sum(st);
+}
+
+/* The shares of the breakdown sum to 1 and are sorted. */
+static void check_breakdown(const stats_t *st, const machine_t *m, stats_event_t top)
+{
+    bounds_entry_t e[ST_BOUND_COUNT];
+    size_t n = bounds_breakdown(st, m, e);
+    assert_true(n >= 1);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum += e[i].share;
+        if (i)
+            assert_true(e[i - 1].cycles >= e[i].cycles);
+    }
+    assert_true(sum > 1 - 1e-12 && sum < 1 + 1e-12);
+    assert_int_equal(e[0].res->event, top);
+    const bounds_resource_t *res;
+    double s;
+    assert_true(bounds_top(st, &res, &s));
+    assert_int_equal(res->event, top);
+}
+
+/* A write-allocate clear far larger than L3 with 2 L2 miss slots: each line's
+ * RFO holds a slot for the 100-cycle memory latency, so lines complete in
+ * pairs every 100 cycles, LINES x 50 cycles in all. Of each 100: the first
+ * line's commit follows its data (the slots x DRAM latency), the second's
+ * commit follows the first's through the 8-cycle L1 write port (store
+ * issue): 92 and 8. The bound cycles sum to the cycles. */
+static void test_miss_slots_times_dram_latency(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.l2.mshrs = 2;
+    model_t *md = mk(&m);
+    lines(md, TRACE_STORE, BASE, LINES);
+    stats_t st = finish(md);
+    uint64_t cyc = st.count[ST_CYCLES];
+    assert_true(cyc >= LINES * 50ull && cyc <= LINES * 50ull + 200);
+    assert_int_equal(bound_sum(&st), cyc);
+    assert_true(st.count[ST_BOUND_STORE_ISSUE] + 16 >= LINES / 2 * 8ull &&
+                st.count[ST_BOUND_STORE_ISSUE] <= LINES / 2 * 8ull + 16);
+    assert_true(share(&st, ST_BOUND_L2_MISS_SLOTS_DRAM) > 0.91);
+    check_breakdown(&st, &m, ST_BOUND_L2_MISS_SLOTS_DRAM);
+    /* the slots were busy all the time: 2 x 100 slot-cycles per 100 cycles */
+    bounds_entry_t e[ST_BOUND_COUNT];
+    bounds_breakdown(&st, &m, e);
+    assert_true(e[0].has_occupancy && e[0].occupancy > 0.97 && e[0].occupancy <= 1.0);
+}
+
+/* Non-temporal stores through 4 WC buffers, each held for the 50-cycle
+ * write acknowledgement: 4 lines every 50 cycles. Issue takes 1 cycle a
+ * line (8 stores of 1/8 cycle): of each 50, the first line waits 47 for a
+ * buffer (the write path) and the other three issue 1 apart. */
+static void test_nt_write_path(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.nt_store_cycles = 0.125;
+    model_t *md = mk(&m);
+    lines(md, TRACE_STORE_NT, BASE, LINES);
+    stats_t st = finish(md);
+    uint64_t cyc = st.count[ST_CYCLES];
+    assert_true(cyc >= LINES * 25ull / 2 && cyc <= LINES * 25ull / 2 + 100);
+    assert_int_equal(bound_sum(&st), cyc);
+    uint64_t wc = st.count[ST_BOUND_WC_BUFFERS];
+    assert_true(wc + 100 >= LINES / 4 * 47ull && wc <= LINES / 4 * 47ull + 100);
+    assert_true(share(&st, ST_BOUND_WC_BUFFERS) > 0.93);
+    check_breakdown(&st, &m, ST_BOUND_WC_BUFFERS);
+}
+
+/* The same with a memory write link of 8 B/cycle (8 cycles a line) and the
+ * acknowledgement shorter than that behind 4 buffers: the link bounds it. */
+static void test_nt_write_link(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.mem_write_bpc = 4; /* 16 cycles a line: slower than issue (8) and the buffers (12.5) */
+    model_t *md = mk(&m);
+    lines(md, TRACE_STORE_NT, BASE, LINES);
+    stats_t st = finish(md);
+    uint64_t cyc = st.count[ST_CYCLES];
+    assert_true(cyc >= LINES * 16ull && cyc <= LINES * 16ull + 200);
+    assert_int_equal(bound_sum(&st), cyc);
+    assert_true(share(&st, ST_BOUND_MEM_WRITE_LINK) > 0.97);
+    check_breakdown(&st, &m, ST_BOUND_MEM_WRITE_LINK);
+}
+
+/* Clearing the same 4 lines again and again hits L1: 8 stores a line at 1 a
+ * cycle, so store issue bounds it: 8 cycles a line. */
+static void test_store_issue(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    model_t *md = mk(&m);
+    for (int r = 0; r < 1000; r++)
+        lines(md, TRACE_STORE, BASE, 4);
+    stats_t st = finish(md);
+    uint64_t cyc = st.count[ST_CYCLES];
+    assert_true(cyc >= 4000 * 8ull && cyc <= 4000 * 8ull + 400);
+    assert_int_equal(bound_sum(&st), cyc);
+    assert_true(share(&st, ST_BOUND_STORE_ISSUE) > 0.97);
+    check_breakdown(&st, &m, ST_BOUND_STORE_ISSUE);
+}
+
+/* Faults and calls are fixed costs: 3 faults of 1000 cycles and 10 calls of
+ * 50 cycles, nothing else: 3000 and 500 cycles. */
+static void test_faults_and_calls(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.fault_4k_ns = 1000;
+    m.call_cycles = 50;
+    m.insns_per_cycle = 4;
+    model_t *md = mk(&m);
+    for (int i = 0; i < 3; i++)
+        op(md, TRACE_FAULT, BASE + i * 4096ull, 4096, 0);
+    for (int i = 0; i < 10; i++) {
+        op(md, TRACE_CALL_BEGIN, 0, 0, 0);
+        op(md, TRACE_CALL_END, 0, 0, 0);
+    }
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_CYCLES], 3500);
+    assert_int_equal(bound_sum(&st), 3500);
+    assert_int_equal(st.count[ST_BOUND_FAULTS], 3000);
+    assert_int_equal(st.count[ST_BOUND_CALLS], 500);
+    check_breakdown(&st, &m, ST_BOUND_FAULTS);
+}
+
+/* Fast-forward adds the bound events with the rest: a long clear with it on
+ * counts within 1% of the same clear simulated exactly, and the sum still
+ * equals the cycles. */
+static void test_fast_forward_scales_bounds(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.l2.mshrs = 2;
+    stats_t st[2];
+    for (int ff = 0; ff < 2; ff++) {
+        model_t *md = mk(&m);
+        model_set_fast_forward(md, ff != 0);
+        op(md, TRACE_STORE, BASE, 64ull * 40000, 8 * 40000);
+        st[ff] = finish(md);
+    }
+    for (int ff = 0; ff < 2; ff++) {
+        uint64_t cyc = st[ff].count[ST_CYCLES], sum = bound_sum(&st[ff]);
+        assert_true(sum + 8 >= cyc && sum <= cyc + 8);
+    }
+    double a = (double)st[0].count[ST_BOUND_L2_MISS_SLOTS_DRAM];
+    double b = (double)st[1].count[ST_BOUND_L2_MISS_SLOTS_DRAM];
+    assert_true(b > a * 0.99 && b < a * 1.01);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_miss_slots_times_dram_latency),
+        cmocka_unit_test(test_nt_write_path),
+        cmocka_unit_test(test_nt_write_link),
+        cmocka_unit_test(test_store_issue),
+        cmocka_unit_test(test_faults_and_calls),
+        cmocka_unit_test(test_fast_forward_scales_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
