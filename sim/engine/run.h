@@ -31,8 +31,8 @@ typedef struct run_result {
     /* the machine's --set overrides, "KEY=VALUE" separated by blanks ("" none) */
     char set[MACHINE_SET_MAX * MACHINE_SET_ARG_MAX];
     char machine_file_sha256[65]; /* of the machine file (machine_t.file_sha256) */
-    stats_t stats;  /* internal events of the measured region */
-    uint64_t bytes; /* bytes cleared (read, copied) in the measured region */
+    stats_t stats;                /* internal events of the measured region */
+    uint64_t bytes;               /* bytes cleared (read, copied) in the measured region */
     uint64_t cycles;
     double seconds;
     double bytes_per_sec;

@@ -13,7 +13,7 @@ cs native -s 4MB -f rep_stosb --repeat 3 --format json -q
 python3 - "$OUT" <<'PY' || fail "native json does not follow the contract"
 import json, math, re, sys
 doc = json.load(open(sys.argv[1]))
-keys = ["machine", "set", "workload", "function", "caller", "fault", "preempt", "page_bytes",
+keys = ["machine", "set", "machine_file_sha256", "clearsim_version", "workload", "function", "caller", "fault", "preempt", "page_bytes",
         "base_page_bytes", "thp", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
         "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic",
         "native"]
