@@ -21,6 +21,7 @@
 #include "kernels/kernels.h"
 #include "sim/output/report.h"
 #include "sim/engine/run.h"
+#include "sim/host/native_run.h"
 #include "sim/engine/workload.h"
 
 /* ---- helpers ---- */
@@ -411,6 +412,46 @@ static void test_text_mmap(void **state)
     free(s);
 }
 
+/* native text: perf's "<not supported>" for a counter it could not count, and a
+ * warning when the 95% interval is more than a fifth of the mean (here: larger than it) */
+static char *native_text(double mean, double ci95)
+{
+    static native_result_t n;
+    memset(&n, 0, sizeof n);
+    make_result(&n.run);
+    snprintf(n.run.machine, sizeof n.run.machine, "host");
+    n.repeat = 3;
+    n.bytes_per_sec = (native_stat_t){.mean = mean, .stddev = ci95 / 2, .ci95 = ci95};
+    n.seconds = (native_stat_t){.mean = 1, .stddev = 0, .ci95 = 0};
+    snprintf(n.counters_reason, sizeof n.counters_reason, "no PMU in this guest");
+    for (uint32_t i = 0; i < n.run.n_counters; i++)
+        n.run.counters[i].supported = false;
+    char *buf = NULL, err[256] = "";
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(report_native(f, REPORT_FMT_TEXT, &n, err, sizeof err), 0);
+    fclose(f);
+    return buf;
+}
+
+static void test_native_text(void **state)
+{
+    (void)state;
+    char *s = native_text(10e9, 12e9);
+    assert_non_null(strstr(s, "<not supported>      cycles\n"));
+    assert_null(strstr(s, "<not counted>"));
+    assert_non_null(strstr(s, "# warning: the 95% interval is larger than the mean (120%)"));
+    free(s);
+    /* at a fifth of the mean: no warning; just above it: a warning */
+    s = native_text(10e9, 2e9);
+    assert_null(strstr(s, "# warning"));
+    free(s);
+    s = native_text(10e9, 2.001e9);
+    assert_non_null(strstr(s, "# warning: the 95% interval is a large part of the mean (20%)"));
+    free(s);
+}
+
 /* ---- listings ---- */
 
 static void test_functions_json(void **state)
@@ -512,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_text_zero_denominator),
         cmocka_unit_test(test_text_mmap),
+        cmocka_unit_test(test_native_text),
         cmocka_unit_test(test_functions_json),
         cmocka_unit_test(test_machines),
     };
