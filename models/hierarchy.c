@@ -497,7 +497,7 @@ double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued)
     if (p) {
         count(h, ST_L1_HITS, h->line_bytes);
         double r = timing_max(t + h->lat1, p->ready_cycles);
-        h->why = p->ready_cycles > t + h->lat1 ? h->why_fill1 : B(ST_BOUND_L2_LATENCY);
+        h->why = p->ready_cycles > t + h->lat1 ? h->why_fill1 : B(ST_BOUND_L1_LATENCY);
         *hit = true;
         l1_prefetch(h, a, t);
         return r;

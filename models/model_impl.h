@@ -193,7 +193,7 @@ static inline void advance(model_t *md)
     if (n <= 0)
         return;
     if (why >= ST_BOUND_COUNT)
-        why = B(ST_BOUND_STORE_ISSUE);
+        why = B(ST_BOUND_OTHER);
     md->st.count[ST_BOUND_STORE_ISSUE + why] += (uint64_t)n;
     md->bound_assigned += (uint64_t)n;
 }

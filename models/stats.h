@@ -74,6 +74,7 @@ typedef enum stats_event {
     ST_BOUND_L2_PREFETCH_DISTANCE,
     ST_BOUND_L2_MISS_SLOTS_DRAM,
     ST_BOUND_L2_MISS_SLOTS_L3,
+    ST_BOUND_L1_LATENCY,
     ST_BOUND_L2_LATENCY,
     ST_BOUND_L3_LATENCY,
     ST_BOUND_DRAM_LATENCY,
@@ -87,6 +88,7 @@ typedef enum stats_event {
     ST_BOUND_FAULTS,
     ST_BOUND_CALLS,
     ST_BOUND_RESCHEDS,
+    ST_BOUND_OTHER, /* time no mechanism claimed (none should be; a test checks) */
     /* Occupancy: busy slot-cycles of the pools (each interval in whole
      * cycles), for explain's occupancy column. */
     ST_BUSY_L1_FILL_BUFFERS,
@@ -99,7 +101,7 @@ typedef enum stats_event {
  * events before it only (attribution may move between resources of equal
  * time without the timing changing). */
 #define ST_EXPLAIN_FIRST ST_BOUND_STORE_ISSUE
-#define ST_BOUND_COUNT   (ST_BOUND_RESCHEDS - ST_BOUND_STORE_ISSUE + 1)
+#define ST_BOUND_COUNT   (ST_BOUND_OTHER - ST_BOUND_STORE_ISSUE + 1)
 
 /* A resource that can bound the model's time: index i is event
  * ST_BOUND_STORE_ISSUE + i. STATS_BOUND_NONE: "the time asked for" (a

@@ -76,8 +76,10 @@ static void check_breakdown(const stats_t *st, const machine_t *m, stats_event_t
         if (i)
             assert_true(e[i - 1].cycles >= e[i].cycles);
     }
-    assert_true(sum > 1 - 1e-12 && sum < 1 + 1e-12);
+    assert_true(sum > 1 - 1e-12 && sum < 1 + 1e-12); /* by construction: a format check */
     assert_int_equal(e[0].res->event, top);
+    /* no time went unattributed */
+    assert_int_equal(st->count[ST_BOUND_OTHER], 0);
     const bounds_resource_t *res;
     double s;
     assert_true(bounds_top(st, &res, &s));

@@ -210,10 +210,20 @@ static void print_perf(FILE *out, const bench_args_t *a, const char *name, const
     fprintf(out, "# machine '%s' (simulated)\n", r->machine);
     fprintf(out, "# Copying %s bytes ...\n\n", a->size_text);
     double bytes = (double)r->bytes;
-    if (a->cycles)
+    if (a->cycles) {
         fprintf(out, "%15f cycles/byte\n", bytes > 0 ? (double)r->cycles / bytes : 0.0);
+        return;
+    }
+    /* perf's print_bps: the largest binary unit the rate reaches */
+    double bps = r->bytes_per_sec;
+    if (bps < 1024.0)
+        fprintf(out, "%15f bytes/sec\n", bps);
+    else if (bps < 1024.0 * 1024.0)
+        fprintf(out, "%15f KB/sec\n", bps / 1024.0);
+    else if (bps < 1024.0 * 1024.0 * 1024.0)
+        fprintf(out, "%15f MB/sec\n", bps / 1024.0 / 1024.0);
     else
-        fprintf(out, "%15f GB/sec\n", r->bytes_per_sec / 1073741824.0);
+        fprintf(out, "%15f GB/sec\n", bps / 1024.0 / 1024.0 / 1024.0);
 }
 
 int cmd_bench_main(int argc, char **argv)

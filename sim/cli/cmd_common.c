@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/base/errbuf.h"
 #include "sim/cli/options.h"
 #include "sim/engine/run.h"
 #include "sim/machine/cfg.h"
@@ -147,7 +148,10 @@ int cmd_runs_one(cmd_runs_t *c, const machine_t *m, run_result_t *res, char *err
     case REPORT_FMT_JSON:
         if (c->arr) {
             json_t *o = report_run_json(res, err, errlen);
-            return o && json_array_append_new(c->arr, o) == 0 ? 0 : -1;
+            if (!o)
+                return -1;
+            return json_array_append_new(c->arr, o) == 0 ? 0
+                                                         : errbuf_set(err, errlen, "out of memory");
         }
         return report_run(c->out, c->r->format, res, err, errlen);
     case REPORT_FMT_CSV:

@@ -168,6 +168,23 @@ static int parse_args(int argc, char **argv, sweep_args_t *a, char *err, size_t 
 /* ------------------------------------------------------------------------ */
 /* resume                                                                    */
 
+/* The failed points, for stderr: the first FAILURES_SHOWN lines, and a count. */
+#define FAILURES_SHOWN 20
+typedef struct failures {
+    char line[FAILURES_SHOWN][SWEEP_WHY_MAX + 256];
+    size_t n;
+} failures_t;
+
+static void note_failure(failures_t *f, const sweep_t *sw, uint64_t p, const char *why)
+{
+    if (f->n < FAILURES_SHOWN) {
+        char label[256];
+        snprintf(f->line[f->n], sizeof f->line[0], "point %" PRIu64 " (%s): %s", p,
+                 sweep_point_label(sw, p, label, sizeof label), why);
+    }
+    f->n++;
+}
+
 typedef struct have {
     const sweep_t *sw;
     const sweep_args_t *a;
@@ -176,6 +193,7 @@ typedef struct have {
     json_t **objs;       /* json: per shard slot */
     size_t n_slots;      /* points in this shard */
     report_row_t *kinds; /* the report's row of an empty result: each column's kind */
+    failures_t *fails;   /* a kept row of a failed point is still a failure */
 } have_t;
 
 /* The longest row a sweep writes: its fields are names, numbers and one error line. */
@@ -251,6 +269,12 @@ static int check_fields(const have_t *h, const csv_row_t *row, char *err, size_t
     return 0;
 }
 
+/* A kept row's error: a failure unless empty or a skip (function=all). */
+static bool kept_failed(const char *error)
+{
+    return error[0] && strncmp(error, "skipped: ", 9) != 0;
+}
+
 static int on_csv_row(void *ctx, const csv_row_t *row, char *err, size_t errlen)
 {
     have_t *h = ctx;
@@ -280,6 +304,8 @@ static int on_csv_row(void *ctx, const csv_row_t *row, char *err, size_t errlen)
     }
     if (check_fields(h, row, err, errlen) != 0)
         return -1;
+    if (!h->rows[slot] && kept_failed(row->fields[row->n - 1]))
+        note_failure(h->fails, h->sw, p, row->fields[row->n - 1]);
     if (!h->rows[slot]) {
         h->rows[slot] = strdup(row->line);
         if (!h->rows[slot]) {
@@ -335,6 +361,9 @@ static int read_json(have_t *h, char *err, size_t errlen)
                 return -1;
             }
         }
+        const char *error = json_string_value(json_object_get(o, "error"));
+        if (!h->objs[slot] && error && kept_failed(error))
+            note_failure(h->fails, h->sw, p, error);
         if (!h->objs[slot])
             h->objs[slot] = json_incref(o);
     }
@@ -475,23 +504,6 @@ static FILE *open_partial(const char *path, const char *header, bool resume, cha
         return NULL;
     }
     return f;
-}
-
-/* The failed points, for stderr: the first FAILURES_SHOWN lines, and a count. */
-#define FAILURES_SHOWN 20
-typedef struct failures {
-    char line[FAILURES_SHOWN][SWEEP_WHY_MAX + 256];
-    size_t n;
-} failures_t;
-
-static void note_failure(failures_t *f, const sweep_t *sw, uint64_t p, const char *why)
-{
-    if (f->n < FAILURES_SHOWN) {
-        char label[256];
-        snprintf(f->line[f->n], sizeof f->line[0], "point %" PRIu64 " (%s): %s", p,
-                 sweep_point_label(sw, p, label, sizeof label), why);
-    }
-    f->n++;
 }
 
 /* Run the points of the shard that h does not hold, in batches, writing
@@ -674,6 +686,12 @@ int cmd_sweep_main(int argc, char **argv)
     h.n_slots =
         (size_t)(a.shard_count > 1 ? (n_points + a.shard_count - 1 - a.shard_index) / a.shard_count
                                    : n_points);
+    failures = calloc(1, sizeof *failures);
+    if (!failures) {
+        errorf("out of memory");
+        goto out;
+    }
+    h.fails = failures;
     if (a.resume) {
         if (a.format == REPORT_FMT_CSV) {
             h.rows = calloc(h.n_slots ? h.n_slots : 1, sizeof *h.rows);
@@ -724,11 +742,6 @@ int cmd_sweep_main(int argc, char **argv)
     }
     size_t n_run = 0;
     bool stopped = false;
-    failures = calloc(1, sizeof *failures);
-    if (!failures) {
-        errorf("out of memory");
-        goto out;
-    }
     if (run_sweep(sw, &a, outfile_fp(of), pfp, partial, &h, failures, &stopped, &n_run, err,
                   sizeof err) != 0) {
         errorf("%s", err);
@@ -756,7 +769,7 @@ int cmd_sweep_main(int argc, char **argv)
         unlink(partial); /* superseded by the complete file */
     }
     if (failures->n > 0)
-        errorf("%zu of %zu points failed; see the 'error' %s", failures->n, n_run,
+        errorf("%zu of %zu points failed; see the 'error' %s", failures->n, h.n_slots,
                a.format == REPORT_FMT_CSV ? "column" : "keys");
     rc = failures->n > 0 ? CMD_EXIT_RUNTIME : CMD_EXIT_OK;
 out:

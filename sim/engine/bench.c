@@ -16,13 +16,16 @@ static kern_bench_kind_t bench_kind_of(wl_kind_t k)
     return k == WL_LOAD ? KERN_BENCH_LOAD : k == WL_COPY ? KERN_BENCH_COPY : KERN_BENCH_CHASE;
 }
 
+bool wl_bench_kernel_of(wl_kind_t kind, const kern_bench_t *b)
+{
+    return b->kind == bench_kind_of(kind) || (kind == WL_COPY && b->kind == KERN_BENCH_COPY_NT);
+}
+
 int wl_validate_bench(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen)
 {
     char a[32], why[256];
     const kern_bench_t *b = kern_bench_find(s->function);
-    bool kind_ok = b && (b->kind == bench_kind_of(s->kind) ||
-                         (s->kind == WL_COPY && b->kind == KERN_BENCH_COPY_NT));
-    if (!kind_ok)
+    if (!b || !wl_bench_kernel_of(s->kind, b))
         return errbuf_set(err, errlen,
                           "--function %s: not a kernel of the %s workload (see "
                           "'clearsim functions')",

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "models/base/machine.h"
+#include "kernels/kernels.h"
 #include "sim/engine/workload.h"
 
 /* The seed of the chase order, the same natively and in trace mode. */
@@ -32,6 +33,8 @@
 
 /* 0, or -1 with a one-line reason naming the option. m may be NULL. */
 int wl_validate_bench(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen);
+/* Is microbenchmark kernel b one of workload kind's (load, copy, latency)? */
+bool wl_bench_kernel_of(wl_kind_t kind, const kern_bench_t *b);
 /* Emit the workload into t (wl_trace's contract). */
 int wl_trace_bench(const wl_spec_t *s, const machine_t *m, trace_t *t, wl_mark_fn mark,
                    void *mark_ctx, char *err, size_t errlen);

@@ -29,6 +29,7 @@ static const bounds_resource_t resources[ST_BOUND_COUNT] = {
     R(ST_BOUND_L2_MISS_SLOTS_DRAM, "l2_miss_slots_dram", "L2 miss slots × DRAM latency", "l2.mshrs",
       2),
     R(ST_BOUND_L2_MISS_SLOTS_L3, "l2_miss_slots_l3", "L2 miss slots × L3 latency", "l2.mshrs", 2),
+    R(ST_BOUND_L1_LATENCY, "l1_latency", "L1 latency", "l1.latency", 0.5),
     R(ST_BOUND_L2_LATENCY, "l2_latency", "L2 latency", "l2.latency", 0.5),
     R(ST_BOUND_L3_LATENCY, "l3_latency", "L3 latency", "l3.latency", 0.5),
     R(ST_BOUND_DRAM_LATENCY, "dram_latency", "DRAM latency", "memory.latency", 0.5),
@@ -44,6 +45,7 @@ static const bounds_resource_t resources[ST_BOUND_COUNT] = {
     R(ST_BOUND_FAULTS, "faults", "page faults", NULL, 0.5),
     R(ST_BOUND_CALLS, "calls", "per-call cost", "core.call_cycles", 0.5),
     R(ST_BOUND_RESCHEDS, "rescheds", "reschedule points", "os.resched", 0.5),
+    R(ST_BOUND_OTHER, "other", "unattributed", NULL, 0.5),
 };
 
 const bounds_resource_t *bounds_resources(size_t *n)

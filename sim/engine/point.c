@@ -183,6 +183,8 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
     wl_spec_t *s = &p->spec;
     uint64_t v = 0;
     int i = 0;
+    _Static_assert(sizeof point_options / sizeof point_options[0] <= 32,
+                   "run_point_t.given holds one bit per option");
     p->given |= 1u << (o - point_options);
     if (strcmp(key, "set") == 0)
         return set_override(p, arg, err, errlen);
@@ -308,6 +310,7 @@ static const struct {
     {"extent-cap", APPLY_MMAP, "mmap and fault"},
     {"thp", APPLY_MMAP, "mmap and fault"},
     {"base-page", APPLY_MMAP, "mmap and fault"},
+    {"libc", APPLY_MEMSET, "memset, store, ntstore, linezero, fence and startup"},
 };
 
 int point_check_applies(const run_point_t *p, char *err, size_t errlen)
@@ -326,10 +329,14 @@ int point_check_applies(const run_point_t *p, char *err, size_t errlen)
 bool point_function_runs(const run_point_t *p, const char *function, const machine_t *m)
 {
     char why[256];
-    wl_spec_t spec = p->spec;
-    if (strlen(function) >= sizeof spec.function)
+    if (!wl_function_of(p->spec.kind, function, m))
         return false;
+    if (!m)
+        return true;
+    wl_spec_t spec = p->spec;
     snprintf(spec.function, sizeof spec.function, "%s", function);
+    if (!p->caller_given)
+        spec.caller = point_default_caller(spec.kind);
     return wl_validate(&spec, m, why, sizeof why) == 0;
 }
 
@@ -338,12 +345,12 @@ size_t point_all_functions(const run_point_t *p, const machine_t *m, const char 
     size_t n = 0;
     if (wl_uses_bench_kernel(p->spec.kind)) {
         for (const kern_bench_t *b = kern_bench_table(); b->name && n < max; b++)
-            if (!m || point_function_runs(p, b->name, m))
+            if (point_function_runs(p, b->name, m))
                 names[n++] = b->name;
         return n;
     }
     for (const kern_info_t *k = kern_table(); k->name && n < max; k++)
-        if (!m || point_function_runs(p, k->name, m))
+        if (point_function_runs(p, k->name, m))
             names[n++] = k->name;
     return n;
 }

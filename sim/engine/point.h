@@ -91,11 +91,13 @@ int point_check(const run_point_t *p, char *err, size_t errlen);
  * load, copy and latency). Returns 0, or -1 with a reason naming the
  * option and the workloads it applies to. */
 int point_check_applies(const run_point_t *p, char *err, size_t errlen);
-/* Is the point's function the machine's to run for its workload (ISA,
- * features, class)? For -f all: the functions it lists. */
+/* Does p run with function on machine m: a kernel of p's workload that m
+ * runs (wl_function_of), and p with it (and the caller the workload takes
+ * by default, unless --caller was given) valid on m? With m NULL: only that
+ * it is a kernel of p's workload. */
 bool point_function_runs(const run_point_t *p, const char *function, const machine_t *m);
-/* The functions -f all runs (and -f help lists) for p's workload: those
- * machine m runs (every one when m is NULL), in the kernel table's order.
+/* The functions -f all runs (and -f help lists) for p's workload: those for
+ * which point_function_runs(p, name, m) holds, in the kernel tables' order.
  * Returns their count; names[] points into the kernel tables. */
 size_t point_all_functions(const run_point_t *p, const machine_t *m, const char **names,
                            size_t max);

@@ -119,6 +119,38 @@ uint64_t wl_folio_bytes(const wl_spec_t *s, uint64_t off)
 }
 
 /* What a microbenchmark preset asks of its kernel and caller. */
+/* Is k of the class the microbenchmark kind takes (any kernel for memset and
+ * mmap)? */
+static bool preset_class_ok(wl_kind_t kind, const kern_info_t *k)
+{
+    switch (kind) {
+    case WL_STORE:
+        return k->cls == KERN_CLASS_STORE;
+    case WL_NTSTORE:
+        return k->cls == KERN_CLASS_NT;
+    case WL_LINEZERO:
+        return k->cls == KERN_CLASS_LINEZERO;
+    case WL_FENCE:
+        return (k->cls == KERN_CLASS_NT || k->cls == KERN_CLASS_LINEZERO) && k->fences;
+    case WL_STARTUP:
+        return k->cls == KERN_CLASS_STRING;
+    default:
+        return true;
+    }
+}
+
+bool wl_function_of(wl_kind_t kind, const char *function, const machine_t *m)
+{
+    char why[256];
+    if (wl_uses_bench_kernel(kind)) {
+        const kern_bench_t *b = kern_bench_find(function);
+        return b && wl_bench_kernel_of(kind, b) &&
+               (!m || kern_bench_check_machine(b, m, why, sizeof why) == 0);
+    }
+    const kern_info_t *k = kern_find(function);
+    return k && preset_class_ok(kind, k) && (!m || kern_check_machine(k, m, why, sizeof why) == 0);
+}
+
 static int check_preset(const wl_spec_t *s, const kern_info_t *k, char *err, size_t errlen)
 {
     static const struct {
@@ -137,9 +169,7 @@ static int check_preset(const wl_spec_t *s, const kern_info_t *k, char *err, siz
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         if (rules[i].kind != s->kind)
             continue;
-        bool cls_ok =
-            k->cls == rules[i].cls || (s->kind == WL_FENCE && k->cls == KERN_CLASS_LINEZERO);
-        if (!cls_ok || (rules[i].fences && !k->fences))
+        if (!preset_class_ok(s->kind, k))
             return errbuf_set(err, errlen, "--function %s: the %s workload takes %s", k->name,
                               wl_kind_name(s->kind), rules[i].what);
         if (s->caller != rules[i].caller)

@@ -56,6 +56,10 @@ wl_kind_t wl_base_kind(wl_kind_t k);
 /* Does the kind run a microbenchmark kernel (kernels/bench_*.inc: load,
  * copy, latency) rather than a clearing kernel? */
 bool wl_uses_bench_kernel(wl_kind_t k);
+/* Is function a kernel of workload kind (of the class a microbenchmark
+ * takes: temporal stores for store, ...), and can machine m run it (its ISA
+ * and features; m NULL: any machine)? What a function=all list holds. */
+bool wl_function_of(wl_kind_t kind, const char *function, const machine_t *m);
 typedef enum wl_caller {
     WL_CALLER_CHUNKED = 0,
     WL_CALLER_REPEAT,

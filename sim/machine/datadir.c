@@ -142,7 +142,12 @@ const char *datadir_note(char *buf, size_t len)
 {
     if (len)
         buf[0] = '\0';
-    if (!datadir_found())
+    const char *e = getenv("CLEARSIM_DATA_DIR");
+    if (datadir_found())
+        return buf;
+    if (e && e[0])
+        snprintf(buf, len, " ($CLEARSIM_DATA_DIR=%.200s is not a directory)", e);
+    else
         snprintf(buf, len, " (no clearsim data directory; tried %s; set CLEARSIM_DATA_DIR)",
                  datadir_tried());
     return buf;

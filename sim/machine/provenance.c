@@ -85,12 +85,33 @@ static prov_kind_t classify(const char *c, char *from, size_t len)
             snprintf(from, len, "%s", rest);
             return tags[i].kind;
         }
-    if (c[0] == '[' && strchr(c, ']')) {
-        snprintf(from, len, "%s", c);
-        return PROV_SOURCED;
-    }
     snprintf(from, len, "%s", c);
-    return PROV_UNSOURCED;
+    /* no comment, or one that says there is no source */
+    if (!c[0] || starts(c, "unsourced") || starts(c, "no source") || starts(c, "unknown"))
+        return PROV_UNSOURCED;
+    return PROV_SOURCED; /* a source tag ([AIDA]) or a source named in words */
+}
+
+/* The comment lines just above line l (1-based), joined, when l has none of
+ * its own: a value's source may be written on the lines before it. */
+static void block_above(const prov_t *p, unsigned l, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    unsigned first = l;
+    while (first > 1) {
+        const char *s = p->line[first - 2];
+        s += strspn(s, " \t");
+        if (*s != '#')
+            break;
+        first--;
+    }
+    size_t at = 0;
+    for (unsigned i = first; i < l && at + 1 < len; i++) {
+        char c[512];
+        line_comment(p, i, c, sizeof c);
+        int w = snprintf(buf + at, len - at, "%s%s", at ? " " : "", c);
+        at = w < 0 ? len : at + (size_t)w;
+    }
 }
 
 static bool is_fitted(const prov_t *p, const char *key)
@@ -119,6 +140,8 @@ static int add(prov_t *p, const char *key, const char *value, unsigned line, cha
     e->line = line;
     char c[512];
     line_comment(p, line, c, sizeof c);
+    if (!c[0])
+        block_above(p, line, c, sizeof c);
     e->kind = classify(c, e->from, sizeof e->from);
     if (is_fitted(p, key)) {
         e->kind = PROV_FITTED;

@@ -12,9 +12,12 @@
  *      "# derived: ..."         derived from the file's own figures
  *      "# shared: NAME (...)"   inherited from machine file NAME
  *      "# detected: ..."        read off the host (detect)
- *    A key listed in the calibration header that `calibrate -o` writes
- *    ("#   KEY  OLD -> NEW (+/- ...)") is fitted, whatever its comment.
- *    Any other comment, or none, is unsourced.
+ *      any other text           sourced: a source named in words
+ *      none, "unsourced ...", "no source ...", "unknown ..."   unsourced
+ *    A value without a comment on its line takes the comment lines just
+ *    above it (features: [...] under its block of sources). A key listed in
+ *    the calibration header that `calibrate -o` writes ("#   KEY  OLD -> NEW
+ *    (+/- ...)") is fitted, whatever its comment.
  *  - Keys come from the YAML document (libyaml), with their dotted paths and
  *    lines; a list's entries are reported as the list's key. The
  *    microbench: section (the figures themselves) is not reported.

@@ -7,7 +7,8 @@
  *  - A candidate is near when the word is a prefix of it or a part of it
  *    between separators ('-', '_', '.'), or when the two differ by at most
  *    SUGGEST_MAX_EDITS edits (Levenshtein distance, case-insensitive) and
- *    by less than a third of the word's length. Of several, the one with
+ *    3 x edits is at most the word's length + 2 (one edit in a word of one
+ *    letter, two in four, three in seven or more). Of several, the one with
  *    the fewest edits wins, then the shortest, then the first offered.
  *  - suggest_t is a small value the caller keeps on its stack: init it,
  *    offer each candidate, then read the best. It keeps a pointer to the

@@ -65,6 +65,8 @@ struct sweep {
     uint64_t n_points;
     machine_slot_t *machines;
     size_t n_machines;
+    bool function_all; /* an axis function=all */
+    bool workload_axis;
     char **cols; /* report columns, csv names */
     size_t n_cols;
     char *header;
@@ -99,6 +101,8 @@ void sweep_destroy(sweep_t *s)
     free(s);
 }
 
+#define SWEEP_FUNCTIONS_MAX 64
+
 static int add_value(axis_t *ax, const char *v)
 {
     char **nv = realloc(ax->values, (ax->n + 1) * sizeof *nv);
@@ -127,15 +131,11 @@ static int expand_all(const sweep_t *s, axis_t *ax, char *err, size_t errlen)
         catalog_destroy(cat);
     } else if (strcmp(ax->key, "function") == 0) {
         ax->all = true;
-        if (wl_uses_bench_kernel(s->base.spec.kind)) {
-            for (const kern_bench_t *b = kern_bench_table(); rc == 0 && b->name; b++)
-                if (add_value(ax, b->name))
-                    rc = errbuf_set(err, errlen, "out of memory");
-        } else {
-            for (const kern_info_t *k = kern_table(); rc == 0 && k->name; k++)
-                if (add_value(ax, k->name))
-                    rc = errbuf_set(err, errlen, "out of memory");
-        }
+        const char *names[SWEEP_FUNCTIONS_MAX];
+        size_t n = point_all_functions(&s->base, NULL, names, SWEEP_FUNCTIONS_MAX);
+        for (size_t i = 0; rc == 0 && i < n; i++)
+            if (add_value(ax, names[i]))
+                rc = errbuf_set(err, errlen, "out of memory");
     } else {
         return 1;
     }
@@ -162,15 +162,29 @@ int sweep_add_axis(sweep_t *s, const char *arg, char *err, size_t errlen)
         if (strcmp(s->axes[a].key, ax->key) == 0)
             return errbuf_set(err, errlen, "--sweep %s: given twice; put all values in one --sweep",
                               ax->key);
+    ax->values = NULL;
+    ax->n = 0;
+    ax->all = false;
     int xr = strcmp(eq + 1, "all") == 0 ? expand_all(s, ax, err, errlen) : 1;
-    if (xr < 0 || (xr > 0 && sweep_spec_expand(ax->key, eq + 1, &ax->values, &ax->n, err, errlen)))
-        return -1;
-    if (s->n_points > SWEEP_POINTS_MAX / ax->n) {
+    int rc = xr;
+    if (xr > 0)
+        rc = sweep_spec_expand(ax->key, eq + 1, &ax->values, &ax->n, err, errlen);
+    bool workload = strcmp(ax->key, "workload") == 0;
+    if (rc == 0 && (s->function_all || ax->all) && (s->workload_axis || workload))
+        rc = errbuf_set(err, errlen,
+                        "--sweep function=all lists the functions of one workload: give "
+                        "--workload, not a workload axis, or list the functions");
+    if (rc == 0 && s->n_points > SWEEP_POINTS_MAX / ax->n)
+        rc = errbuf_set(err, errlen, "--sweep: more than %llu points",
+                        (unsigned long long)SWEEP_POINTS_MAX);
+    if (rc != 0) {
         sweep_values_free(ax->values, ax->n);
         ax->values = NULL;
-        return errbuf_set(err, errlen, "--sweep: more than %llu points",
-                          (unsigned long long)SWEEP_POINTS_MAX);
+        ax->n = 0;
+        return -1;
     }
+    s->function_all = s->function_all || ax->all;
+    s->workload_axis = s->workload_axis || workload;
     s->n_points *= ax->n;
     s->n_axes++;
     uint64_t stride = 1;
@@ -445,8 +459,37 @@ static void sb_field(sbuf_t *b, const report_field_t *f)
  * machine (machine=..., machine keys), on top of --machine and --set. */
 #define SWEEP_MACHINES_MAX 4096u
 
+/* Every option given, on the command line or as an axis, applies to the
+ * workload (point_check_applies): else a usage error (-2). With a workload
+ * axis, each point is checked as it runs instead. */
+static int check_applies(const sweep_t *s, char *err, size_t errlen)
+{
+    if (s->workload_axis)
+        return 0;
+    run_point_t *r = malloc(sizeof *r);
+    if (!r)
+        return errbuf_set(err, errlen, "out of memory");
+    *r = s->base;
+    int rc = 0;
+    for (size_t a = 0; rc == 0 && a < s->n_axes; a++)
+        if (!axis_is_machine_key(s->axes[a].key) && s->axes[a].n > 0 &&
+            point_set(r, s->axes[a].key, s->axes[a].values[0], err, errlen) != 0)
+            rc = 1; /* a value that does not take is its points' error */
+    if (rc == 0 && point_check_applies(r, err, errlen) != 0)
+        rc = -2;
+    free(r);
+    if (rc == 1) {
+        err[0] = '\0';
+        rc = 0;
+    }
+    return rc;
+}
+
 int sweep_prepare(sweep_t *s, char *err, size_t errlen)
 {
+    int arc = check_applies(s, err, errlen);
+    if (arc != 0)
+        return arc;
     machine_slot_t *slot = NULL;
     ssize_t maxis = -1;
     size_t mx[SWEEP_AXES_MAX], nmx = 0;
@@ -575,17 +618,18 @@ static int build_point(const sweep_t *s, uint64_t p, run_point_t *r, const machi
     if (point_check_applies(r, err, errlen) != 0)
         return -1;
     point_apply_defaults(r, *m);
-    if (wl_validate(&r->spec, *m, err, errlen) != 0) {
-        for (size_t a = 0; a < s->n_axes; a++)
-            if (s->axes[a].all && !point_function_runs(r, r->spec.function, *m)) {
-                char why[512];
-                snprintf(why, sizeof why, "%s", err);
-                errbuf_set(err, errlen, "skipped: %s", why);
-                return 1;
-            }
-        return -1;
+    if (s->function_all && !wl_function_of(r->spec.kind, r->spec.function, *m)) {
+        /* function=all: a kernel this machine does not run is not a failure */
+        const kern_info_t *k = kern_find(r->spec.function);
+        const kern_bench_t *b = k ? NULL : kern_bench_find(r->spec.function);
+        char why[256] = "";
+        if (k)
+            kern_check_machine(k, *m, why, sizeof why);
+        else if (b)
+            kern_bench_check_machine(b, *m, why, sizeof why);
+        return errbuf_set_rc(1, err, errlen, "skipped: --function %s: %s", r->spec.function, why);
     }
-    return 0;
+    return wl_validate(&r->spec, *m, err, errlen) != 0 ? -1 : 0;
 }
 
 static char *csv_record(const sweep_t *s, uint64_t p, const run_result_t *res, const char *error,

@@ -78,6 +78,20 @@ cs run -f help
 [[ $RC -eq 0 ]] && grep -q "^  stp " "$OUT" && grep -q "^  rep_stosb  *x86-64-stosb" "$OUT" ||
     fail "run -f help without a machine: not every function with perf's names"
 
+# -f all and -f help for every workload: the workload's own functions the machine runs
+for w in mmap fault load copy latency store ntstore linezero fence startup; do
+    cs run --machine zen3-epyc-7j13 --workload $w -f help
+    [[ $RC -eq 0 && $(grep -c '^  ' "$OUT") -ge 1 ]] || fail "run --workload $w -f help: exit $RC or empty"
+done
+cs run --machine zen3-epyc-7j13 --workload load -f help
+[[ $(grep -c '^  ' "$OUT") -eq 2 ]] && grep -q "^  load8 " "$OUT" && grep -q "^  load32 " "$OUT" ||
+    fail "run --workload load -f help on zen3: not load8 and load32"
+cs run --machine zen3-epyc-7j13 --workload mmap -p 2MB -s 64MB -f all -q
+[[ $RC -eq 0 && $(grep -c "^# function " "$OUT") -eq 7 ]] || fail "run --workload mmap -f all: exit $RC"
+cs run --machine graviton3 --workload load -s 1MB -f all -q --format json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["function"] for r in d]==["load_x16","load_q32"], d' "$OUT" ||
+    fail "run --workload load -f all on graviton3: not its two load kernels"
+
 # usage errors
 expect_error 2 "did you mean 'memset'?" bench mem memst --machine zen3-epyc-7j13
 expect_error 2 "give 'bench mem memset' or 'bench mem mmap'" bench

@@ -18,6 +18,7 @@ expect_error 2 "--chunk applies only to the memset" run --machine $M --workload 
 expect_error 2 "--fill applies only to the memset" run --machine $M --workload mmap --fill 1
 expect_error 2 "--caller applies only to the clearing workloads" \
     run --machine $M --workload load --caller repeat
+expect_error 2 "--libc applies only to the memset" run --machine $M --workload mmap --libc glibc-2.36
 # native checks the same before it measures anything
 expect_error 2 "--preempt applies only to the mmap and fault workloads, not to memset" \
     native --preempt full
@@ -70,6 +71,15 @@ assert v["wc.buffers"]["kind"] == "derived", v["wc.buffers"]
 assert v["l2.latency"]["kind"] == "fitted", v["l2.latency"]
 assert "microbench" not in {k.split(".")[0] for k in v}
 assert sum(d["counts"].values()) == len(d["values"])
+EOF
+# a value whose source is the comment block above it, and one whose comment names a source
+# in words
+cs machines --provenance zen3-epyc-7j13 --format json
+python3 - "$OUT" <<'EOF' || fail "machines --provenance: sources above a key or in words"
+import json, sys
+v = {e["key"]: e for e in json.load(open(sys.argv[1]))["values"]}
+assert v["features"]["kind"] == "sourced" and "[CPUID-M]" in v["features"]["from"], v["features"]
+assert v["l1.replacement"]["kind"] == "unsourced", v["l1.replacement"]
 EOF
 cs machines --provenance zen4-epyc-9004
 grep -Eq '^core\.call_cycles +47\.83cycles +inherited ' "$OUT" || fail "machines --provenance text"

@@ -31,9 +31,9 @@ tops = sys.argv[2:]
 b = doc["bottlenecks"]
 assert b, "no bottlenecks"
 for e in b:
-    assert list(e)[:3] == ["resource", "share", "occupancy"] or set(
-        ["resource", "label", "share", "cycles", "occupancy", "relaxed", "at_limit",
-         "relaxed_cycles", "gain"]) == set(e), list(e)
+    assert set(["resource", "label", "share", "cycles", "occupancy", "relaxed", "at_limit",
+                "relaxed_cycles", "gain"]) == set(e), list(e)
+    assert e["resource"] != "other", e  # no time left unattributed
     assert 0 <= e["share"] <= 1, e
     assert e["occupancy"] is None or e["occupancy"] >= 0, e
     if e["relaxed"] is not None:

@@ -192,7 +192,6 @@ expect_error 2 "--machine is required" sweep --sweep size=4KB
 expect_error 2 "--format" sweep --machine zen3-epyc-7j13 --sweep size=4KB --format text
 expect_error 2 "--fill" sweep --machine zen3-epyc-7j13 --sweep size=4KB --fill 300
 expect_error 1 "no-such-machine" sweep --machine no-such-machine --sweep size=4KB
-echo "PASS"
 
 # a sweep whose every point fails exits 1 and lists them; without --keep-going it stops after
 # the first failed batch and leaves FILE as it was (FILE.partial keeps the rows)
@@ -233,3 +232,37 @@ cs sweep --machine zen3-epyc-7j13 --preempt full --sweep workload=memset,mmap -q
 [[ $RC -eq 1 ]] || fail "--preempt on memset points: exit $RC"
 grep -q "preempt applies only to the mmap and fault workloads, not to memset" "$ERR" ||
     fail "--preempt on memset points: no reason"
+
+# function=all: a point that fails for another reason than its machine still fails
+cs sweep --machine zen3-epyc-7j13 -s 1MB --sweep function=all --sweep chunk=4KB,2MB -q
+[[ $RC -eq 1 ]] || fail "function=all with --chunk > --size: exit $RC"
+grep -q "point 1 (function=rep_stosb chunk=2MB): --chunk (2MiB) is larger than --size" "$ERR" ||
+    fail "function=all: an invalid point was not a failure"
+grep -q "skipped" "$ERR" && fail "function=all: a skip listed as a failure"
+# function=all lists the workload's own functions only, and needs one workload
+cs sweep --machine zen3-epyc-7j13 --workload load --sweep function=all -s 64KB -q
+[[ $RC -eq 0 ]] || fail "function=all on load: exit $RC"
+python3 - "$OUT" <<'EOF' || fail "function=all on load: not the load kernels"
+import csv, sys
+f = [r["sweep.function"] for r in csv.DictReader(open(sys.argv[1]))]
+assert f == ["load8", "load32", "load64", "load_x16", "load_q32"], f
+EOF
+expect_error 2 "function=all lists the functions of one workload" \
+    sweep --machine zen3-epyc-7j13 --sweep function=all --sweep workload=memset,load
+# options that do not apply: a usage error before any point runs
+expect_error 2 "--preempt applies only to the mmap and fault workloads, not to memset" \
+    sweep --machine zen3-epyc-7j13 --preempt full --sweep size=4KB,8KB
+expect_error 2 "--fault applies only to the mmap and fault workloads, not to memset" \
+    sweep --machine zen3-epyc-7j13 --sweep fault=demand,populate
+# a stopped sweep resumed: its kept failed row is still a failure (exit 1, listed)
+rm -f "$TMPD/res.csv" "$TMPD/res.csv.partial"
+cs sweep --machine zen3-epyc-7j13 --sweep function=clzero,rep_stosb --sweep fill=1 \
+    --sweep size=4KB..64KB:x2 -q --jobs 1 -o "$TMPD/res.csv"
+[[ $RC -eq 1 && -s "$TMPD/res.csv.partial" && ! -e "$TMPD/res.csv" ]] || fail "stop: exit $RC"
+cs sweep --machine zen3-epyc-7j13 --sweep function=clzero,rep_stosb --sweep fill=1 \
+    --sweep size=4KB..64KB:x2 -q --jobs 1 -o "$TMPD/res.csv" --resume --keep-going
+[[ $RC -eq 1 ]] || fail "a resume that keeps failed rows: exit $RC"
+grep -q "^clearsim: sweep: point 0 (function=clzero fill=1 size=4KiB): --fill 1" "$ERR" ||
+    fail "a resume does not list the kept failed row"
+grep -q "5 of 10 points failed" "$ERR" || fail "a resume does not count the kept failed rows"
+echo "PASS"
