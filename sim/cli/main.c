@@ -17,15 +17,10 @@
 
 #include "sim/cli/cmd_common.h"
 #include "sim/cli/commands.h"
+#include "sim/machine/datadir.h"
 #include "sim/machine/suggest.h"
 #include "sim/output/outfile.h"
 
-#ifndef CLEARSIM_INSTALL_DATADIR
-#define CLEARSIM_INSTALL_DATADIR "/usr/local/share/clearsim"
-#endif
-#ifndef CLEARSIM_BIN_TO_DATA
-#define CLEARSIM_BIN_TO_DATA "../share/clearsim"
-#endif
 #ifndef CLEARSIM_VERSION
 #define CLEARSIM_VERSION "unknown"
 #endif

@@ -15,12 +15,6 @@
 #ifndef CLEARSIM_SOURCE_DIR
 #define CLEARSIM_SOURCE_DIR ""
 #endif
-#ifndef CLEARSIM_INSTALL_DATADIR
-#define CLEARSIM_INSTALL_DATADIR "/usr/local/share/clearsim"
-#endif
-#ifndef CLEARSIM_BIN_TO_DATA
-#define CLEARSIM_BIN_TO_DATA "../share/clearsim"
-#endif
 
 #define DATADIR_PATH_MAX 4096
 

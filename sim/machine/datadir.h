@@ -26,6 +26,14 @@
 #ifndef CLEARSIM_DATADIR_H
 #define CLEARSIM_DATADIR_H
 
+/* The build sets both (CMakeLists.txt); these are for a build without it. */
+#ifndef CLEARSIM_INSTALL_DATADIR
+#define CLEARSIM_INSTALL_DATADIR "/usr/local/share/clearsim"
+#endif
+#ifndef CLEARSIM_BIN_TO_DATA
+#define CLEARSIM_BIN_TO_DATA "../share/clearsim"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 
