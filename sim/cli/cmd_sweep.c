@@ -510,8 +510,7 @@ static FILE *open_partial(const char *path, const char *header, bool resume, cha
  * every slot in point order after each batch, and appending the batch's
  * rows to pfp (FILE.partial; NULL: none) at once. */
 static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, const char *ppath,
-                     have_t *h, failures_t *fails, bool *stopped, size_t *n_run, char *err,
-                     size_t errlen)
+                     have_t *h, failures_t *fails, bool *stopped, char *err, size_t errlen)
 {
     out_state_t o = {.fp = fp, .fmt = a->format};
     /* with FILE.partial, a batch is two points per thread: a completed row
@@ -536,7 +535,6 @@ static int run_sweep(sweep_t *sw, const sweep_args_t *a, FILE *fp, FILE *pfp, co
     for (size_t k = 0; k < h->n_slots; k++)
         if (!slot_kept(h, k))
             todo[n_todo++] = slot_point(a, k);
-    *n_run = n_todo;
     pr = progress_create("sweep", n_todo, !a->quiet);
     if (a->format == REPORT_FMT_CSV && put_csv(&o, sweep_csv_header(sw)) != 0)
         goto write_error;
@@ -740,10 +738,9 @@ int cmd_sweep_main(int argc, char **argv)
             goto out;
         }
     }
-    size_t n_run = 0;
     bool stopped = false;
-    if (run_sweep(sw, &a, outfile_fp(of), pfp, partial, &h, failures, &stopped, &n_run, err,
-                  sizeof err) != 0) {
+    if (run_sweep(sw, &a, outfile_fp(of), pfp, partial, &h, failures, &stopped, err, sizeof err) !=
+        0) {
         errorf("%s", err);
         goto out;
     }
