@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -127,6 +128,23 @@ static void test_size_bad(void **state)
     uint64_t v;
     assert_int_equal(unit_parse_size("x", &v, NULL, 0), -1);
     assert_int_equal(unit_parse_size(NULL, &v, NULL, 0), -1);
+}
+
+/* A long value is echoed shortened (64 characters), so the reason fits a
+ * small buffer (the fuzzer's case: 261 tabs, then 0xb). */
+static void test_size_long_value(void **state)
+{
+    (void)state;
+    char s[300], why[256];
+    memset(s, '\t', 261);
+    snprintf(s + 261, sizeof s - 261, "0xb");
+    uint64_t v = 0;
+    assert_int_equal(unit_parse_size(s, &v, why, sizeof why), -1);
+    assert_non_null(strstr(why, "is ambiguous"));
+    memset(s, '\t', 261);
+    snprintf(s + 261, sizeof s - 261, "0x10KB");
+    assert_int_equal(unit_parse_size(s, &v, why, sizeof why), -1);
+    assert_non_null(strstr(why, "write a blank between a hex number and its unit"));
 }
 
 static void test_format_size(void **state)
@@ -311,7 +329,7 @@ int main(void)
         cmocka_unit_test(test_size_ok),       cmocka_unit_test(test_size_bad),
         cmocka_unit_test(test_format_size),   cmocka_unit_test(test_time),
         cmocka_unit_test(test_freq),          cmocka_unit_test(test_bw),
-        cmocka_unit_test(test_plain_numbers),
+        cmocka_unit_test(test_plain_numbers), cmocka_unit_test(test_size_long_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -299,16 +299,16 @@ int unit_parse_size(const char *s, uint64_t *out_bytes, char *why, size_t whylen
         char last = n.end[-1];
         if (*n.end != '\0' && *n.end != ' ' && *n.end != '\t')
             return why_set(why, whylen,
-                           "'%s': write a blank between a hex number and its unit (0x10 KB)", s);
+                           "'%.64s': write a blank between a hex number and its unit (0x10 KB)", s);
         const char *rest = n.end;
         while (*rest == ' ' || *rest == '\t')
             rest++;
         if ((last == 'b' || last == 'B') && *rest == '\0')
-            return why_set(why, whylen,
-                           "'%s' is ambiguous: B is a hex digit; write 0x%.*s B for bytes, or the "
-                           "digits with a unit after a blank",
-                           s, (int)(strlen(n.text) - 3 - (n.text[0] == '+')),
-                           n.text + 2 + (n.text[0] == '+'));
+            return why_set(
+                why, whylen,
+                "'%.64s' is ambiguous: B is a hex digit; write 0x%.*s B for bytes, or the "
+                "digits with a unit after a blank",
+                s, (int)(strlen(n.text) - 3 - (n.text[0] == '+')), n.text + 2 + (n.text[0] == '+'));
     }
     char u[32];
     unit_text(n.end, u, sizeof(u));
