@@ -64,6 +64,7 @@
  */
 #include <assert.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@
 #include "models/cache.h"
 #include "models/cache_impl.h"
 #include "models/base/errbuf.h"
+#include "models/timing.h"
 
 static const repl_ops_t *const repl_table[] = {
     [MACHINE_REPL_LRU] = &repl_lru,
@@ -319,4 +321,208 @@ void cache_shift_time(cache_t *c, double dt)
                 metas[w].touch_cycles += dt;
             }
     }
+}
+
+/* ---- exact bulk stepping (models/model_bulk.c) ---------------------------- */
+
+enum { SNAP_DIRTY = 1, SNAP_PF = 2, SNAP_LIVE = 4 };
+
+struct cache_snap {
+    uint32_t sets;
+    uint64_t n, cap;   /* entries kept, room */
+    uint64_t *tags;    /* line numbers, set by set, most recently used first */
+    uint8_t *flags;    /* SNAP_* */
+    uint16_t *per_set; /* valid lines of each set */
+    double *live;      /* ready times not past, in entry order */
+    uint64_t nlive, cap_live;
+};
+
+bool cache_snap_supported(const cache_t *c)
+{
+    return c->lru && c->ways <= UINT16_MAX;
+}
+
+void cache_snap_destroy(cache_snap_t *s)
+{
+    if (!s)
+        return;
+    free(s->tags);
+    free(s->flags);
+    free(s->per_set);
+    free(s->live);
+    free(s);
+}
+
+static int snap_grow(void **p, uint64_t *cap, uint64_t need, size_t each)
+{
+    if (need <= *cap)
+        return 0;
+    uint64_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, (size_t)n * each);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* The valid ways of a set from the most to the least recently used: the
+ * recency list from its head (it links every way, valid or not; an invalid
+ * way's place in it never matters, as a fill takes an invalid way only
+ * while one is left and moves it to the head). */
+static uint32_t recency(const cache_t *c, uint64_t set, uint32_t *order)
+{
+    const cache_hdr_t *hd = cache_hdr(c, set);
+    const uint8_t *next = cache_state(c, set) + c->ways;
+    const uint64_t *tags = cache_tags(c, set);
+    uint32_t n = 0, w = hd->head;
+    for (uint32_t i = 0; i < c->ways; i++) {
+        if (tags[w] != CACHE_TAG_INVALID)
+            order[n++] = w;
+        w = next[w];
+    }
+    return n;
+}
+
+cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cycles)
+{
+    if (!cache_snap_supported(c))
+        return NULL;
+    if (!s) {
+        s = calloc(1, sizeof(*s));
+        if (!s)
+            return NULL;
+    }
+    if (s->sets != c->sets) {
+        free(s->per_set);
+        s->per_set = malloc((size_t)c->sets * sizeof(uint16_t));
+        s->sets = s->per_set ? c->sets : 0;
+        if (!s->per_set)
+            goto fail;
+    }
+    if (snap_grow((void **)&s->tags, &s->cap, c->nvalid, sizeof(uint64_t)))
+        goto fail;
+    if (s->cap > 0) {
+        uint8_t *f = realloc(s->flags, (size_t)s->cap);
+        if (!f)
+            goto fail;
+        s->flags = f;
+    }
+    s->n = s->nlive = 0;
+    uint32_t order[256];
+    for (uint64_t set = 0; set < c->sets; set++) {
+        uint32_t n = c->nvalid ? recency(c, set, order) : 0;
+        s->per_set[set] = (uint16_t)n;
+        const uint64_t *tags = cache_tags(c, set);
+        const cache_meta_t *metas = cache_metas(c, set);
+        for (uint32_t i = 0; i < n; i++) {
+            const cache_meta_t *mt = &metas[order[i]];
+            uint8_t f = (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
+            if (!(mt->ready_cycles < floor_cycles)) {
+                f |= SNAP_LIVE;
+                if (snap_grow((void **)&s->live, &s->cap_live, s->nlive + 1, sizeof(double)))
+                    goto fail;
+                s->live[s->nlive++] = mt->ready_cycles;
+            }
+            s->tags[s->n] = tags[order[i]];
+            s->flags[s->n++] = f;
+        }
+    }
+    return s;
+fail:
+    cache_snap_destroy(s);
+    return NULL;
+}
+
+/* The snapshot compared as moved (dlines > 0: lines of [lo, hi) moved on,
+ * others where they were) or as static (dlines 0: every line where it was,
+ * none in the window [wlo, whi) the stream will reach). */
+static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
+                         uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh)
+{
+    uint32_t order[256];
+    uint64_t k = 0, j = 0;
+    for (uint64_t set = 0; set < c->sets; set++) {
+        uint32_t n = c->nvalid ? recency(c, set, order) : 0;
+        if (n != s->per_set[set])
+            return false;
+        const uint64_t *tags = cache_tags(c, set);
+        const cache_meta_t *metas = cache_metas(c, set);
+        for (uint32_t i = 0; i < n; i++, k++) {
+            const cache_meta_t *mt = &metas[order[i]];
+            uint8_t f = (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
+            uint64_t want = s->tags[k];
+            if (dlines == 0) {
+                if (want >= wlo && want < whi)
+                    return false;
+            } else if (want >= lo && want < hi) {
+                want += dlines;
+                if (want >= hi)
+                    return false;
+            }
+            if (tags[order[i]] != want || f != (s->flags[k] & ~SNAP_LIVE))
+                return false;
+            double then = (s->flags[k] & SNAP_LIVE) ? s->live[j++] : -INFINITY;
+            if (!timing_same(mt->ready_cycles, then, sh))
+                return false;
+        }
+    }
+    return true;
+}
+
+int cache_snap_same(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
+                    uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh)
+{
+    if (!s || s->sets != c->sets || (dlines & c->set_mask) != 0 || s->n != c->nvalid)
+        return -1;
+    if (dlines && snap_same_as(c, s, dlines, lo, hi, wlo, whi, sh))
+        return 1;
+    return snap_same_as(c, s, 0, lo, hi, wlo, whi, sh) ? 0 : -1;
+}
+
+void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt)
+{
+    if (c->nvalid == 0)
+        return;
+    for (uint64_t set = 0; set < c->sets; set++) {
+        uint64_t *tags = cache_tags(c, set);
+        cache_meta_t *metas = cache_metas(c, set);
+        for (uint32_t w = 0; w < c->ways; w++)
+            if (tags[w] != CACHE_TAG_INVALID) {
+                if (tags[w] >= lo && tags[w] < hi) {
+                    tags[w] += dlines;
+                    cache_fp_set(c, set, w, tags[w]);
+                }
+                metas[w].ready_cycles += dt;
+                metas[w].touch_cycles += dt;
+            }
+    }
+}
+
+cache_t *cache_clone(const cache_t *c)
+{
+    size_t head = (sizeof(cache_t) + 63) & ~(size_t)63;
+    size_t total = head + (size_t)c->sets * c->block_bytes;
+    uint8_t *mem = aligned_alloc(64, (total + 63) & ~(size_t)63);
+    if (!mem)
+        return NULL;
+    memcpy(mem, c, total); /* a cache is one block: its struct, then its sets */
+    cache_t *n = (cache_t *)mem;
+    n->blocks = mem + head;
+    return n;
+}
+
+bool cache_holds_range(const cache_t *c, uint64_t lo_line, uint64_t hi_line)
+{
+    if (c->nvalid == 0 || lo_line >= hi_line)
+        return false;
+    for (uint64_t set = 0; set < c->sets; set++) {
+        const uint64_t *tags = cache_tags(c, set);
+        for (uint32_t w = 0; w < c->ways; w++)
+            if (tags[w] != CACHE_TAG_INVALID && tags[w] >= lo_line && tags[w] < hi_line)
+                return true;
+    }
+    return false;
 }

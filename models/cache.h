@@ -89,6 +89,38 @@ const repl_ops_t *cache_repl(const cache_t *c);
 /* Add dt to every valid line's ready_cycles (fast-forward moves time). */
 void cache_shift_time(cache_t *c, double dt);
 
+/* Exact bulk stepping (models/model_bulk.c): a copy of the contents in the
+ * form that decides what the cache does next - per set, its valid lines
+ * from the most to the least recently used with dirty, prefetched and the
+ * ready time (past or not: timing.h) - so that a later state can be
+ * compared with it moved by whole lines. Only for LRU caches
+ * (cache_snap_supported): under another policy the way a line sits in is
+ * part of the state. */
+typedef struct cache_snap cache_snap_t;
+bool cache_snap_supported(const cache_t *c);
+/* Take a snapshot into s (reused when not NULL) with times read against
+ * floor_cycles; NULL (s freed) when out of memory or unsupported. */
+cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cycles);
+void cache_snap_destroy(cache_snap_t *s);
+/* Is the cache now the snapshot moved by a stream? Returns 1 when every
+ * line of the stream's range [lo, hi) is dlines lines further on (a
+ * multiple of the set count: each line keeps its set), still inside it,
+ * and every other line where it was; 0 when instead every line is where
+ * it was (a level the stream does not fill) and none lies in the window
+ * [wlo, whi) the stream will reach; -1 otherwise. Times must agree under
+ * sh either way. */
+struct timing_shift;
+int cache_snap_same(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
+                    uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh);
+/* Move every valid line of [lo, hi) dlines lines on (a multiple of the set
+ * count) and every line's times dt cycles on. */
+void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt);
+
+/* A copy of c (NULL: out of memory). */
+cache_t *cache_clone(const cache_t *c);
+/* Does c hold a line whose line number is in [lo_line, hi_line)? O(lines). */
+bool cache_holds_range(const cache_t *c, uint64_t lo_line, uint64_t hi_line);
+
 /* Replacement policy interface. State is `state_bytes(ways)` bytes per set. */
 struct repl_ops {
     const char *name;

@@ -145,3 +145,23 @@ void dram_shift_time(dram_t *d, double dt)
     d->bus_free += dt;
     d->last_accept += dt;
 }
+
+/* ---- exact bulk stepping (models/model_bulk.c) ---------------------------- */
+
+dram_t *dram_clone(const dram_t *d, dram_t *into)
+{
+    if (!into)
+        into = malloc(sizeof(*into));
+    if (into)
+        *into = *d;
+    return into;
+}
+
+bool dram_same(const dram_t *d, const dram_t *then, const struct timing_shift *sh)
+{
+    return d->why == then->why && d->why_accept == then->why_accept &&
+           d->why_bus_free == then->why_bus_free && timing_same(d->rd_free, then->rd_free, sh) &&
+           timing_same(d->wr_free, then->wr_free, sh) &&
+           timing_same(d->bus_free, then->bus_free, sh) &&
+           timing_same(d->last_accept, then->last_accept, sh);
+}

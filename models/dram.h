@@ -52,4 +52,11 @@ double dram_drain(dram_t *d, double t);
 /* Add dt to every server's time (fast-forward moves time). */
 void dram_shift_time(dram_t *d, double dt);
 
+/* Exact bulk stepping (models/model_bulk.c): a copy of d (into, when not
+ * NULL; NULL out of memory), and whether d now is `then` as timing_same
+ * judges its times (attribution exactly). */
+struct timing_shift;
+dram_t *dram_clone(const dram_t *d, dram_t *into);
+bool dram_same(const dram_t *d, const dram_t *then, const struct timing_shift *sh);
+
 #endif

@@ -640,3 +640,125 @@ void hier_shift_time(hier_t *h, double dt)
     h->free21 += dt;
     h->free32 += dt;
 }
+
+/* ---- exact bulk stepping (models/model_bulk.c) ---------------------------- */
+
+struct hier_snap {
+    cache_snap_t *l1, *l2, *l3;
+    mshr_t *mq1, *mq2;
+    pf_t *pf1, *pf2;
+    dram_t *dram;
+    double free21, free32;
+    stats_bound_t why, why_fill1, why_fill2, why32, why_way, wb, w2;
+};
+
+uint64_t hier_bulk_period_lines(const hier_t *h)
+{
+    /* Other cores' fills age lines by their touch times, which a move by
+     * whole periods would have to carry exactly: not offered. */
+    if (h->foreign_per_set > 0 || !cache_snap_supported(h->l1) || !cache_snap_supported(h->l2) ||
+        (h->l3 && !cache_snap_supported(h->l3)))
+        return 0;
+    /* Every set count is a power of two: the largest is their multiple. */
+    uint64_t p = cache_sets(h->l1);
+    if (cache_sets(h->l2) > p)
+        p = cache_sets(h->l2);
+    if (h->l3 && cache_sets(h->l3) > p)
+        p = cache_sets(h->l3);
+    return p;
+}
+
+void hier_snap_destroy(hier_snap_t *s)
+{
+    if (!s)
+        return;
+    cache_snap_destroy(s->l1);
+    cache_snap_destroy(s->l2);
+    cache_snap_destroy(s->l3);
+    mshr_destroy(s->mq1);
+    mshr_destroy(s->mq2);
+    pf_destroy(s->pf1);
+    pf_destroy(s->pf2);
+    dram_destroy(s->dram);
+    free(s);
+}
+
+hier_snap_t *hier_snap_take(const hier_t *h, hier_snap_t *s, double floor_cycles)
+{
+    if (!s) {
+        s = calloc(1, sizeof(*s));
+        if (!s)
+            return NULL;
+    }
+    s->l1 = cache_snap_take(h->l1, s->l1, floor_cycles);
+    s->l2 = cache_snap_take(h->l2, s->l2, floor_cycles);
+    if (h->l3)
+        s->l3 = cache_snap_take(h->l3, s->l3, floor_cycles);
+    s->mq1 = mshr_clone(h->mq1, s->mq1);
+    s->mq2 = mshr_clone(h->mq2, s->mq2);
+    s->dram = dram_clone(h->dram, s->dram);
+    bool pf_ok = (!h->pf1 || (s->pf1 = pf_clone(h->pf1, s->pf1))) &&
+                 (!h->pf2 || (s->pf2 = pf_clone(h->pf2, s->pf2)));
+    if (!s->l1 || !s->l2 || (h->l3 && !s->l3) || !s->mq1 || !s->mq2 || !s->dram || !pf_ok) {
+        hier_snap_destroy(s);
+        return NULL;
+    }
+    s->free21 = h->free21;
+    s->free32 = h->free32;
+    s->why = h->why;
+    s->why_fill1 = h->why_fill1;
+    s->why_fill2 = h->why_fill2;
+    s->why32 = h->why32;
+    s->why_way = h->why_way;
+    s->wb = h->wb;
+    s->w2 = h->w2;
+    return s;
+}
+
+bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *w,
+                    const struct timing_shift *sh, hier_moves_t *mv)
+{
+    if (h->why != s->why || h->why_fill1 != s->why_fill1 || h->why_fill2 != s->why_fill2 ||
+        h->why32 != s->why32 || h->why_way != s->why_way || h->wb != s->wb || h->w2 != s->w2)
+        return false;
+    if (!timing_same(h->free21, s->free21, sh) || !timing_same(h->free32, s->free32, sh))
+        return false;
+    if (!mshr_same(h->mq1, s->mq1, sh) || !mshr_same(h->mq2, s->mq2, sh) ||
+        !dram_same(h->dram, s->dram, sh))
+        return false;
+    mv->pf1 = pf_same(h->pf1, s->pf1, w->dlines, w->lo, w->hi, w->wlo, w->whi);
+    mv->pf2 = pf_same(h->pf2, s->pf2, w->dlines, w->lo, w->hi, w->wlo, w->whi);
+    if (mv->pf1 < 0 || mv->pf2 < 0)
+        return false;
+    /* the caches last: the largest */
+    mv->l1 = cache_snap_same(h->l1, s->l1, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh);
+    if (mv->l1 < 0)
+        return false;
+    mv->l2 = cache_snap_same(h->l2, s->l2, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh);
+    if (mv->l2 < 0)
+        return false;
+    mv->l3 = h->l3 ? cache_snap_same(h->l3, s->l3, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh) : 0;
+    return mv->l3 >= 0;
+}
+
+uint64_t hier_bulk_room(const hier_t *h, uint64_t line, uint64_t dlines)
+{
+    uint64_t a = pf_block_room(h->pf1, line, dlines), b = pf_block_room(h->pf2, line, dlines);
+    return a < b ? a : b;
+}
+
+void hier_move(hier_t *h, const hier_moves_t *mv, uint64_t dlines, uint64_t lo, uint64_t hi,
+               double dt)
+{
+    cache_move(h->l1, mv->l1 ? dlines : 0, lo, hi, dt);
+    cache_move(h->l2, mv->l2 ? dlines : 0, lo, hi, dt);
+    if (h->l3)
+        cache_move(h->l3, mv->l3 ? dlines : 0, lo, hi, dt);
+    pf_move(h->pf1, dlines, mv->pf1);
+    pf_move(h->pf2, dlines, mv->pf2);
+    mshr_shift_time(h->mq1, dt);
+    mshr_shift_time(h->mq2, dt);
+    dram_shift_time(h->dram, dt);
+    h->free21 += dt;
+    h->free32 += dt;
+}

@@ -88,4 +88,39 @@ static inline stats_bound_t hier_after_wait(stats_bound_t req, stats_bound_t res
 /* Add dt to every time the hierarchy holds (fast-forward moves time). */
 void hier_shift_time(hier_t *h, double dt);
 
+/* Exact bulk stepping (models/model_bulk.c).
+ * The period, in lines, that a move must be a multiple of for every line
+ * to keep its set in every level (0: the hierarchy cannot be moved exactly:
+ * a replacement policy other than LRU, or other cores' fills). */
+uint64_t hier_bulk_period_lines(const hier_t *h);
+/* A copy of everything that decides what the hierarchy does next (s reused
+ * when not NULL); NULL (s freed) when out of memory. */
+typedef struct hier_snap hier_snap_t;
+struct timing_shift;
+hier_snap_t *hier_snap_take(const hier_t *h, hier_snap_t *s, double floor_cycles);
+void hier_snap_destroy(hier_snap_t *s);
+/* A move by a stream: dlines lines, of the stream's range [lo, hi); the
+ * window [wlo, whi) is where the stream will go while the move holds
+ * (what stays behind must not lie there). */
+typedef struct hier_window {
+    uint64_t dlines, lo, hi, wlo, whi;
+} hier_window_t;
+/* What moved: each cache level (1) or not (0: a level the stream does not
+ * fill), and the mask of moved prefetch stream slots (pf_same). */
+typedef struct hier_moves {
+    int l1, l2, l3;
+    int64_t pf1, pf2;
+} hier_moves_t;
+/* Is the hierarchy now the snapshot moved by the stream, its times
+ * agreeing under sh? Fills *mv. */
+bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *w,
+                    const struct timing_shift *sh, hier_moves_t *mv);
+/* Lines from `line` that a move by dlines may cover (the prefetchers'
+ * contiguous blocks: pf_block_room). */
+uint64_t hier_bulk_room(const hier_t *h, uint64_t line, uint64_t dlines);
+/* Move what moved (mv, from hier_snap_same) of [lo, hi) dlines lines on,
+ * and every time the hierarchy holds dt cycles on. */
+void hier_move(hier_t *h, const hier_moves_t *mv, uint64_t dlines, uint64_t lo, uint64_t hi,
+               double dt);
+
 #endif

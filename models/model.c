@@ -69,6 +69,12 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
     md->h = hier_create(m, seed, &md->st, err, errlen);
     if (!md->h)
         goto fail;
+    md->bulk = model_bulk_create();
+    md->bulk_due = UINT64_MAX;
+    if (!md->bulk) {
+        errbuf_set(err, errlen, "out of memory");
+        goto fail;
+    }
     ws_init(&md->ws, m, md->h, &md->st);
     md->hwhy = hier_why_at(md->h);
     md->wc = mshr_create(m->wc_buffers ? m->wc_buffers : 1);
@@ -102,6 +108,7 @@ void model_destroy(model_t *md)
     if (!md)
         return;
     hier_destroy(md->h);
+    model_bulk_destroy(md->bulk);
     if (md->lzq != md->wc)
         mshr_destroy(md->lzq);
     mshr_destroy(md->wc);
@@ -323,8 +330,7 @@ static void flush_line(model_t *md)
 
 static inline double now_cycles(const model_t *md)
 {
-    return timing_max(timing_max(timing_max(md->t_issue, md->t_dep), md->t_load_done),
-                      timing_max(md->t_front, md->t_commit_last));
+    return model_now(md);
 }
 
 void model_set_fast_forward(model_t *md, bool on)
@@ -371,11 +377,16 @@ void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
     }
 }
 
-/* Fast-forward after a line of a long operation with remaining_bytes left
- * in it: when the blocks repeat, add what the skipped lines would have
- * counted and move time past them. Returns the bytes the caller skips. */
-static uint64_t ff_after_line(model_t *md, uint64_t remaining_bytes)
+/* After a line of a long operation, with its next line at next_addr and
+ * remaining_bytes left in it: exact bulk stepping when the state has been
+ * proven to repeat (models/model_bulk.c); else, with fast-forward on, when
+ * the blocks repeat, add what the skipped lines would have counted and move
+ * time past them. Returns the bytes the caller skips. */
+static uint64_t ff_after_line(model_t *md, uint64_t next_addr, uint64_t remaining_bytes)
 {
+    uint64_t bulk = model_bulk_after_line(md, next_addr, remaining_bytes);
+    if (bulk)
+        return bulk;
     stats_t add;
     double shift = 0;
     uint64_t lines =
@@ -428,6 +439,7 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
     uint64_t a = op->addr, end = op->addr + op->bytes;
     double per_byte_stores = op->bytes ? (double)op->count / (double)op->bytes : 0;
     md->ff.op_lines = 0;
+    model_bulk_op_begin(md, op->addr, end);
     /* Loop-control instructions a kernel announced before its stores (one
      * TRACE_INSNS per call) are spread over the run they control. */
     double insns = (double)op->insns;
@@ -452,7 +464,7 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
         a += piece;
         if (pl->bytes == lb && a < end) {
             flush_line(md);
-            uint64_t skip = ff_after_line(md, end - a);
+            uint64_t skip = ff_after_line(md, a, end - a);
             if (skip) {
                 /* the skipped lines' instructions were added with the counters */
                 a += skip;
@@ -479,6 +491,7 @@ static void string_op(model_t *md, const trace_op_t *op)
         la = 1;
     bool nt = (op->flags & TRACE_F_NT) != 0;
     md->ff.op_lines = 0;
+    model_bulk_op_begin(md, op->addr, op->addr + op->bytes);
     double w = m->store_width_bytes ? m->store_width_bytes : 8;
     /* A full line's engine time and store count, computed once: the same
      * divisions the loop would do for piece == lb. */
@@ -533,7 +546,7 @@ static void string_op(model_t *md, const trace_op_t *op)
             md->t_issue = t;
             md->tag_issue = why;
             advance(md);
-            uint64_t skip = ff_after_line(md, end - a);
+            uint64_t skip = ff_after_line(md, a, end - a);
             if (skip) {
                 a += skip;
                 t = md->t_issue;
@@ -569,6 +582,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
     uint64_t la = m->store_buffer_entries ? m->store_buffer_entries : 1;
     uint64_t end = op->addr + op->bytes;
     md->ff.op_lines = 0;
+    model_bulk_op_begin(md, op->addr & ~(lb - 1), end);
     for (uint64_t a = op->addr & ~(lb - 1); a < end;) {
         t += m->line_zero_cycles * per_line;
         if (m->line_zero_cycles * per_line > 0)
@@ -609,7 +623,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
         if (a < end) {
             md->t_issue = t;
             advance(md);
-            uint64_t skip = ff_after_line(md, end - a);
+            uint64_t skip = ff_after_line(md, a, end - a);
             if (skip) {
                 a += skip;
                 t = md->t_issue;

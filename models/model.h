@@ -53,6 +53,41 @@ void model_set_fast_forward(model_t *md, bool on);
  * from, weighted by the share of lines skipped). */
 void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total_lines,
                      double *error_bound);
+/* Exact bulk stepping (default on; models/model_bulk.c, docs/MODEL.md
+ * "Exact bulk stepping"): when the whole state is proven to repeat over a
+ * period of a long operation, many periods are applied at once, with the
+ * same counters and the same time (within rounding) as simulating them.
+ * Off: every line is simulated (the reference path). */
+typedef struct model_bulk model_bulk_t;
+void model_set_bulk(model_t *md, bool on);
+/* Lines bulk stepping applied, comparisons made, and those that matched. */
+void model_bulk_report(const model_t *md, uint64_t *stepped_lines, uint64_t *checks,
+                       uint64_t *matches);
+/* The same between operations (sim/engine/run.c, across kernel calls): a
+ * snapshot of the whole state at a point between calls; later, when the
+ * model is that state moved by dbytes (the calls' addresses in [lo, hi)
+ * moved on, everything else where it was) and by its time, n more such
+ * moves are applied at once. */
+typedef struct model_snap model_snap_t;
+model_snap_t *model_snap_create(void);
+void model_snap_destroy(model_snap_t *s);
+/* Forget the snapshot (it is not compared; destroy it with the model or
+ * drop it first). */
+void model_snap_drop(model_t *md, model_snap_t *s);
+/* Returns 0, or -1 when the model cannot be stepped (out of memory, or a
+ * machine without an exact period: hier_bulk_period_lines). */
+int model_snap_take(model_t *md, model_snap_t *s);
+/* What dbytes must be a multiple of (0: no stepping). */
+uint64_t model_snap_period_bytes(model_t *md);
+/* How far past next_addr (the stream's next address) a move by dbytes
+ * stays exact: the end of the TLB page or prefetch block it cannot move
+ * (UINT64_MAX: no such limit). */
+uint64_t model_snap_room_bytes(model_t *md, uint64_t next_addr, uint64_t dbytes);
+/* If the model now is s moved by dbytes, apply n more moves and return
+ * true (next_addr: the stream's next address; what stays behind must lie
+ * outside [s's next address, next_addr + (n + 1) x dbytes)). */
+bool model_snap_step(model_t *md, model_snap_t *s, uint64_t dbytes, uint64_t lo, uint64_t hi,
+                     uint64_t from_addr, uint64_t next_addr, uint64_t n);
 /* Move every timestamp the model holds by dt cycles (the workload-level
  * fast-forward in sim/engine/run.c uses it after skipping whole periods). */
 void model_shift_time(model_t *md, double dt);

@@ -66,7 +66,7 @@ uint64_t model_ff_after_line(model_ff_t *ff, const stats_t *st, double now, uint
     ff->n++;
     /* Not before every cache level has been filled once (a cold start is a
      * transient, not a steady state). */
-    if (ff->n < MODEL_FF_BLOCKS || rem_lines <= ff->tail_lines + MODEL_FF_BLOCK_LINES ||
+    if (ff->hold || ff->n < MODEL_FF_BLOCKS || rem_lines <= ff->tail_lines + MODEL_FF_BLOCK_LINES ||
         ff->op_lines < ff->tail_lines)
         return 0;
     double worst = model_ff_spread(ff->dt, MODEL_FF_BLOCKS, MODEL_FF_TOLERANCE);

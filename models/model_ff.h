@@ -31,6 +31,7 @@
 
 typedef struct model_ff {
     bool on;
+    bool hold;           /* record blocks but do not skip (bulk stepping may yet step) */
     uint64_t tail_lines; /* lines always simulated at an op's end */
     uint64_t lines;      /* lines since the last block boundary */
     uint64_t op_lines;   /* lines of the current operation so far */

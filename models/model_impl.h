@@ -6,7 +6,7 @@
  * attribution").
  *
  * Notes
- *  - Private to models/model.c; inline, as these sit on the per-line path.
+ *  - Private to models/model.c and models/model_bulk.c; inline, as these sit on the per-line path.
  */
 #ifndef CLEARSIM_MODEL_IMPL_H
 #define CLEARSIM_MODEL_IMPL_H
@@ -82,8 +82,11 @@ struct model {
     uint64_t front_memo_bits;
     double front_memo_cycles;
 
-    model_ff_t ff; /* fast-forward inside long operations */
-    ws_t ws;       /* write streaming */
+    model_ff_t ff;          /* fast-forward inside long operations */
+    model_bulk_t *bulk;     /* exact bulk stepping (models/model_bulk.c) */
+    uint64_t bulk_op_lines; /* lines of the current operation so far */
+    uint64_t bulk_due;      /* ... at which bulk stepping acts next (UINT64_MAX: never) */
+    ws_t ws;                /* write streaming */
 
     /* Attribution (docs/MODEL.md "Bottleneck attribution"): the resource
      * that last set each timeline, of each committed line, and of the
@@ -96,6 +99,30 @@ struct model {
 };
 
 #define B(ev) STATS_BOUND(ev)
+
+/* The model's time: the latest of its timelines. */
+static inline double model_now(const model_t *md)
+{
+    return timing_max(timing_max(timing_max(md->t_issue, md->t_dep), md->t_load_done),
+                      timing_max(md->t_front, md->t_commit_last));
+}
+
+/* Exact bulk stepping (models/model_bulk.c). */
+model_bulk_t *model_bulk_create(void);
+void model_bulk_destroy(model_bulk_t *b);
+/* An operation covering [start, end) begins. */
+void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end);
+/* After a line of it, with the next line at next_addr and rem_bytes left:
+ * the bytes stepped over (0: none); the model is then where per-line
+ * simulation would have taken it. model_bulk_event does the work when a
+ * snapshot or comparison is due. */
+uint64_t model_bulk_event(model_t *md, uint64_t next_addr, uint64_t rem_bytes);
+static inline uint64_t model_bulk_after_line(model_t *md, uint64_t next_addr, uint64_t rem_bytes)
+{
+    if (++md->bulk_op_lines < md->bulk_due)
+        return 0;
+    return model_bulk_event(md, next_addr, rem_bytes);
+}
 
 /* ceil(x), inline for the positive values below 2^52 that the per-line
  * paths pass (there the conversion to an integer is exact); everything else

@@ -15,6 +15,9 @@
 #include "models/mshr.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "models/timing.h"
 
 struct mshr {
     uint32_t slots;
@@ -98,4 +101,29 @@ void mshr_shift_time(mshr_t *p, double dt)
     for (uint32_t i = 0; i < p->slots; i++)
         p->ring[i] += dt;
     p->max_done += dt;
+}
+
+/* ---- exact bulk stepping (models/model_bulk.c) ---------------------------- */
+
+mshr_t *mshr_clone(const mshr_t *p, mshr_t *into)
+{
+    size_t bytes = sizeof(*p) + (size_t)p->slots * sizeof(double);
+    if (into && into->slots != p->slots)
+        return NULL;
+    if (!into)
+        into = malloc(bytes);
+    if (into)
+        memcpy(into, p, bytes);
+    return into;
+}
+
+bool mshr_same(const mshr_t *p, const mshr_t *then, const struct timing_shift *sh)
+{
+    if (p->slots != then->slots || !timing_same(p->max_done, then->max_done, sh))
+        return false;
+    for (uint32_t i = 0; i < p->slots; i++)
+        if (!timing_same(p->ring[(p->head + i) % p->slots],
+                         then->ring[(then->head + i) % then->slots], sh))
+            return false;
+    return true;
 }

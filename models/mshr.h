@@ -12,6 +12,7 @@
 #ifndef CLEARSIM_MSHR_H
 #define CLEARSIM_MSHR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct mshr mshr_t;
@@ -30,5 +31,12 @@ uint32_t mshr_slots(const mshr_t *p);
 void mshr_reset(mshr_t *p);
 /* Add dt to every completion time (fast-forward moves time). */
 void mshr_shift_time(mshr_t *p, double dt);
+
+/* Exact bulk stepping (models/model_bulk.c): a copy of p (into a pool of
+ * the same size when not NULL; NULL out of memory), and whether p now holds
+ * the completion times `then` held, in order, as timing_same judges them. */
+struct timing_shift;
+mshr_t *mshr_clone(const mshr_t *p, mshr_t *into);
+bool mshr_same(const mshr_t *p, const mshr_t *then, const struct timing_shift *sh);
 
 #endif

@@ -211,3 +211,116 @@ uint32_t pf_access(pf_t *p, uint64_t addr, uint64_t *out, uint32_t max)
     }
     return n;
 }
+
+/* ---- exact bulk stepping (models/model_bulk.c) ---------------------------- */
+
+pf_t *pf_clone(const pf_t *p, pf_t *into)
+{
+    if (!p)
+        return NULL;
+    if (!into)
+        into = malloc(sizeof(*into));
+    if (into)
+        *into = *p;
+    return into;
+}
+
+/* Can the prefetcher's state move by dlines lines at all? Its regions (and,
+ * continuing into the next page, its blocks) are aligned: a move keeps
+ * them only by whole regions (blocks). */
+static bool pf_movable(const pf_t *p, uint64_t dlines)
+{
+    if (dlines % p->region_lines)
+        return false;
+    return !(p->cfg.next_page && p->contig_lines) || dlines % p->contig_lines == 0;
+}
+
+/* The valid slots of p from the most to the least recently used; their
+ * number. (Stamps are unique: each access stamps one stream.) */
+static int by_age(const pf_t *p, int *order)
+{
+    int n = 0;
+    for (int i = 0; i < PF_STREAMS; i++)
+        if (p->s[i].valid)
+            order[n++] = i;
+    for (int i = 1; i < n; i++) /* insertion sort: at most PF_STREAMS */
+        for (int k = i; k > 0 && p->s[order[k - 1]].stamp < p->s[order[k]].stamp; k--) {
+            int t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    return n;
+}
+
+int64_t pf_same(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, uint64_t hi,
+                uint64_t wlo, uint64_t whi)
+{
+    if (!p || !then)
+        return p == then ? 0 : -1;
+    if (dlines % p->region_lines)
+        return -1;
+    /* Streams are matched by age order, not by slot: a new stream takes the
+     * least recently used slot, so over a period they may have moved to
+     * other slots. While a slot is free the slot matters (a new stream
+     * takes the first free one): then they must match slot by slot. */
+    int oa[PF_STREAMS], ob[PF_STREAMS];
+    int na = by_age(p, oa), nb = by_age(then, ob);
+    if (na != nb)
+        return -1;
+    if (na < PF_STREAMS) {
+        for (int i = 0; i < na; i++)
+            if (oa[i] != ob[i])
+                return -1;
+    }
+    uint64_t dreg = dlines / p->region_lines;
+    int64_t moved = 0;
+    for (int r = 0; r < na; r++) {
+        const pf_stream_t *a = &p->s[oa[r]], *b = &then->s[ob[r]];
+        if ((oa[r] == p->last) != (ob[r] == then->last))
+            return -1;
+        /* hits count on past training; only whether it reached train_lines
+         * is ever read */
+        uint32_t ha = a->hits < p->cfg.train_lines ? a->hits : p->cfg.train_lines;
+        uint32_t hb = b->hits < p->cfg.train_lines ? b->hits : p->cfg.train_lines;
+        /* (ages themselves are never read: only their order, which the
+         * matching by age keeps) */
+        if (a->dir != b->dir || ha != hb)
+            return -1;
+        if (b->last >= lo && b->last < hi && a->region == b->region + dreg &&
+            a->last == b->last + dlines && a->next == b->next + dlines) {
+            moved |= (int64_t)1 << oa[r];
+            continue;
+        }
+        /* a stream left behind (or another buffer's): where it was, and
+         * not where the stream is going */
+        if (a->region != b->region || a->last != b->last || a->next != b->next ||
+            (b->last >= wlo && b->last < whi) || (b->next >= wlo && b->next < whi))
+            return -1;
+    }
+    return moved;
+}
+
+uint64_t pf_block_room(const pf_t *p, uint64_t line, uint64_t dlines)
+{
+    if (!p || pf_movable(p, dlines))
+        return UINT64_MAX;
+    if (dlines % p->region_lines || !p->cfg.next_page || !p->contig_lines)
+        return 0;
+    uint64_t block = div_by(line, p->contig_lines, p->contig_shift);
+    return (block + 1) * p->contig_lines - line;
+}
+
+void pf_move(pf_t *p, uint64_t dlines, int64_t moved)
+{
+    if (!p)
+        return;
+    uint64_t dreg = dlines / p->region_lines;
+    for (int i = 0; i < PF_STREAMS; i++) {
+        pf_stream_t *s = &p->s[i];
+        if (!s->valid || !((moved >> i) & 1))
+            continue;
+        s->region += dreg;
+        s->last += dlines;
+        s->next += dlines;
+    }
+}

@@ -18,6 +18,7 @@
 #ifndef CLEARSIM_PREFETCH_H
 #define CLEARSIM_PREFETCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "models/base/machine.h"
@@ -34,5 +35,25 @@ void pf_set_contig(pf_t *p, uint64_t contig_bytes);
 /* A demand access to the line holding addr. Writes up to max line addresses
  * to prefetch into out[] and returns how many. */
 uint32_t pf_access(pf_t *p, uint64_t addr, uint64_t *out, uint32_t max);
+
+/* Exact bulk stepping (models/model_bulk.c). A copy of p (into, when not
+ * NULL, else a new one; NULL for a NULL p or out of memory). */
+pf_t *pf_clone(const pf_t *p, pf_t *into);
+/* Is p now `then` moved by a stream? The streams, matched by age order (by
+ * slot while a slot is free), must be the same (training) and either moved
+ * dlines lines on (one whose last line was in the stream's range [lo, hi))
+ * or where they were and outside the window [wlo, whi) the stream will
+ * reach (left behind). Returns the mask of p's moved slots, or -1. dlines
+ * must be whole regions. */
+int64_t pf_same(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, uint64_t hi,
+                uint64_t wlo, uint64_t whi);
+/* Lines from `line` to the end of its contiguous block when a move by
+ * dlines lines would not keep the streams' blocks (continuing into the
+ * next page, the block ends are where streams stop): a move is exact only
+ * while everything stays inside the block. UINT64_MAX: any move keeps
+ * them; 0: dlines is not whole regions. */
+uint64_t pf_block_room(const pf_t *p, uint64_t line, uint64_t dlines);
+/* Move the streams of the slots in `moved` (pf_same's mask) dlines on. */
+void pf_move(pf_t *p, uint64_t dlines, int64_t moved);
 
 #endif

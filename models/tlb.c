@@ -5,6 +5,7 @@
 #include "models/base/errbuf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 int tlb_setup(tlb_t *t, const machine_t *m, stats_t *st, uint64_t page_bytes, char *err,
               size_t errlen)
@@ -22,6 +23,8 @@ int tlb_setup(tlb_t *t, const machine_t *m, stats_t *st, uint64_t page_bytes, ch
     t->page_shift =
         page_bytes && (page_bytes & (page_bytes - 1)) == 0 ? __builtin_ctzll(page_bytes) : -1;
     t->last_valid = false;
+    t->log_n = 0;
+    t->log_full = false;
     if (entries == 0)
         return 0; /* no TLB modelled for this page size */
     /* LRU; fully associative up to 256 entries, else the fewest ways (at
@@ -60,4 +63,24 @@ void tlb_release(tlb_t *t)
 {
     cache_destroy(t->c);
     t->c = NULL;
+    free(t->log);
+    t->log = NULL;
+    t->log_n = t->log_cap = 0;
+}
+
+void tlb_log_add(tlb_t *t, uint64_t page, bool missed)
+{
+    if (t->log_full)
+        return;
+    if (t->log_n == t->log_cap) {
+        uint64_t n = t->log_cap ? 2 * t->log_cap : 1024;
+        uint64_t *p = n <= TLB_LOG_MAX ? realloc(t->log, (size_t)n * sizeof(uint64_t)) : NULL;
+        if (!p) {
+            t->log_full = true;
+            return;
+        }
+        t->log = p;
+        t->log_cap = n;
+    }
+    t->log[t->log_n++] = page << 1 | (missed ? 1u : 0u);
 }

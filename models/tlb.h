@@ -30,7 +30,18 @@ typedef struct tlb {
     int page_shift; /* log2(page_bytes) when a power of two, else -1 */
     uint64_t last_page;
     bool last_valid;
+    /* Exact bulk stepping (models/model_bulk.c): while log_users > 0, every
+     * translation past the last page is logged (page << 1 | missed). */
+    uint32_t log_users;
+    bool log_full;
+    uint64_t *log;
+    uint64_t log_n, log_cap;
 } tlb_t;
+
+#define TLB_LOG_MAX (1u << 18) /* entries; a longer period is not stepped */
+
+/* Append to the log (tlb.c). */
+void tlb_log_add(tlb_t *t, uint64_t page, bool missed);
 
 /* Set the TLB up for translations of page_bytes (the previous contents go).
  * Returns 0, or -1 with a reason (then no TLB is modelled). */
@@ -49,7 +60,10 @@ static inline double tlb_access(tlb_t *t, uint64_t addr, bool store)
     t->last_page = page;
     t->last_valid = true;
     uint64_t a = page * t->page_bytes;
-    if (cache_lookup(t->c, a, true))
+    bool hit = cache_lookup(t->c, a, true) != NULL;
+    if (t->log_users)
+        tlb_log_add(t, page, !hit);
+    if (hit)
         return 0;
     cache_meta_t meta = {0};
     cache_victim_t v;

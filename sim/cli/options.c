@@ -78,10 +78,10 @@ static const struct {
 };
 #define N_TABLE (sizeof cli_table / sizeof cli_table[0])
 
-const char *const cli_point_all[] = {"machine",  "workload",   "size",   "chunk", "loops",
-                                     "function", "fill",       "caller", "page",  "fault",
-                                     "preempt",  "extent-cap", "exact",  "seed",  "set",
-                                     "thp",      "base-page",  "libc",   NULL};
+const char *const cli_point_all[] = {"machine",  "workload",   "size",   "chunk",   "loops",
+                                     "function", "fill",       "caller", "page",    "fault",
+                                     "preempt",  "extent-cap", "exact",  "seed",    "set",
+                                     "thp",      "base-page",  "libc",   "no-bulk", NULL};
 
 /* getopt values: a short name's own char; long-only options from 0x100: the
  * command's own at 0x100 + table index, a run point's at 0x200 + index. */

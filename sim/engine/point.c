@@ -18,11 +18,11 @@
 #include "sim/machine/units.h"
 
 const point_option_t point_options[] = {
-    {"machine", 0, true},   {"workload", 0, true},   {"size", 's', true},  {"chunk", 'k', true},
-    {"loops", 'l', true},   {"function", 'f', true}, {"fill", 0, true},    {"caller", 0, true},
-    {"page", 'p', true},    {"fault", 0, true},      {"preempt", 0, true}, {"extent-cap", 0, true},
-    {"exact", 0, false},    {"seed", 0, true},       {"set", 0, true},     {"thp", 0, true},
-    {"base-page", 0, true}, {"libc", 0, true},       {NULL, 0, false},
+    {"machine", 0, true},   {"workload", 0, true},   {"size", 's', true},   {"chunk", 'k', true},
+    {"loops", 'l', true},   {"function", 'f', true}, {"fill", 0, true},     {"caller", 0, true},
+    {"page", 'p', true},    {"fault", 0, true},      {"preempt", 0, true},  {"extent-cap", 0, true},
+    {"exact", 0, false},    {"seed", 0, true},       {"set", 0, true},      {"thp", 0, true},
+    {"base-page", 0, true}, {"libc", 0, true},       {"no-bulk", 0, false}, {NULL, 0, false},
 };
 
 void point_init(run_point_t *p)
@@ -264,6 +264,8 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
         s->extent_cap_bytes = v;
     } else if (strcmp(key, "exact") == 0) {
         p->opts.exact = true;
+    } else if (strcmp(key, "no-bulk") == 0) {
+        p->opts.no_bulk = true;
     } else if (strcmp(key, "seed") == 0) {
         if (optval_uint("--seed", arg, 0, UINT64_MAX, &v, err, errlen))
             return -1;

@@ -47,6 +47,25 @@ void run_opts_init(run_opts_t *o)
 
 #define RUN_FRAME_KINDS 3 /* TRACE_FAULT, TRACE_INSNS, TRACE_STORE */
 
+/* One level of stepping across calls: a unit is the fewest periods whose
+ * addresses advance linearly (a chunk; a folio's calls; an extent), a move
+ * `units` units of `move_bytes` (0: the same footprint again, one loop
+ * later). Positions count units: in the loop, in the folio, or (a
+ * footprint) in the run. */
+typedef struct xs_level {
+    bool on;
+    model_snap_t *snap;
+    uint64_t unit_periods, unit_bytes;
+    uint64_t units;      /* units per move */
+    uint64_t move_bytes; /* bytes per move (0: loops of one footprint) */
+    uint64_t next_snap;  /* position of the next snapshot (UINT64_MAX: none) */
+    uint64_t snap_at;    /* ... of the snapshot held (UINT64_MAX: none) */
+    uint64_t snap_addr;  /* its next address */
+    uint64_t warm_units; /* units that refill every cache level */
+    uint32_t checks;     /* failed comparisons (bounded) */
+    uint32_t fails;      /* ... in a row */
+} xs_level_t;
+
 typedef struct run_ctx {
     model_t *md;
     stats_t roi_start;
@@ -87,7 +106,17 @@ typedef struct run_ctx {
     uint32_t nhist;
     uint64_t skipped_periods;
     double err;
+    /* Exact bulk stepping across calls (models/model.h model_snap_*), at
+     * two levels: xs[0] over the run's units (chunks, folios, or whole
+     * loops of one footprint), xs[1] over the extents inside one folio. */
+    xs_level_t xs[2];
+    uint64_t xs_lo, xs_hi;  /* the workload's addresses */
+    uint64_t xs_loop_lines; /* lines one loop of a footprint covers */
+    uint64_t xs_lines;      /* lines stepped over in place (xs[0] of a footprint) */
 } run_ctx_t;
+
+#define XS_MAX_CHECKS 32u /* failed comparisons before stepping across calls gives up */
+#define XS_RETAKES    3u  /* snapshots taken again at once after a failed comparison */
 
 /* After a block of periods: if the last FF_HIST blocks agree on every
  * counter and on time, skip to the tail. Returns the periods to skip. */
@@ -247,6 +276,108 @@ static int run_sink(void *vctx, const trace_op_t *op)
     return rc;
 }
 
+/* A level starts again (a loop or folio begins): its snapshot goes. */
+static void xs_restart(run_ctx_t *c, xs_level_t *x)
+{
+    x->snap_at = UINT64_MAX;
+    if (x->checks < XS_MAX_CHECKS)
+        x->next_snap = x->units;
+    x->fails = 0;
+    model_snap_drop(c->md, x->snap);
+}
+
+/* At position pos (units) with `left` units that a step may take and the
+ * next address next_addr (lo..hi the moving range): snapshot, or compare
+ * and on a proven move step. Returns the periods stepped over. */
+static uint64_t xs_level(run_ctx_t *c, xs_level_t *x, uint64_t pos, uint64_t left,
+                         uint64_t next_addr, uint64_t lo, uint64_t hi, uint64_t periods_per_move)
+{
+    if (x->next_snap == UINT64_MAX)
+        return 0;
+    uint64_t u = x->units;
+    if (x->snap_at != UINT64_MAX && pos == x->snap_at + u) {
+        x->snap_at = UINT64_MAX;
+        uint64_t n = left / u;
+        if (x->move_bytes) {
+            uint64_t room = model_snap_room_bytes(c->md, next_addr, x->move_bytes);
+            if (room != UINT64_MAX) {
+                uint64_t fit = room / x->move_bytes;
+                fit = fit > 0 ? fit - 1 : 0;
+                n = n < fit ? n : fit;
+            }
+        }
+        if (n &&
+            model_snap_step(c->md, x->snap, x->move_bytes, lo, hi, x->move_bytes ? x->snap_addr : 0,
+                            x->move_bytes ? next_addr : 0, n)) {
+            uint64_t periods = n * periods_per_move;
+            x->fails = 0;
+            x->checks = 0;                  /* (what failed is bounded by what stepped) */
+            x->next_snap = pos + n * u + u; /* (past a TLB page, say) */
+            return periods;
+        }
+        if (++x->checks >= XS_MAX_CHECKS)
+            x->next_snap = UINT64_MAX;
+        else if (++x->fails <= XS_RETAKES)
+            x->next_snap = pos; /* not steady yet, or just past a page: again from here */
+    }
+    if (x->snap_at == UINT64_MAX && pos >= x->next_snap && left > u) {
+        if (!x->snap)
+            x->snap = model_snap_create();
+        if (!x->snap || model_snap_take(c->md, x->snap)) {
+            x->on = false;
+            x->next_snap = UINT64_MAX;
+            return 0;
+        }
+        x->snap_at = pos;
+        x->snap_addr = next_addr;
+        /* then: once every level can have been refilled, then gaps a
+         * quarter longer */
+        if (x->fails && x->fails <= XS_RETAKES)
+            x->next_snap = pos + u;
+        else if (x->next_snap < x->warm_units)
+            x->next_snap = x->warm_units;
+        else
+            x->next_snap = pos + (pos / 4 > u ? pos / 4 / u * u : u);
+    }
+    return 0;
+}
+
+/* After period c->periods (a mark): each level at its unit boundaries.
+ * Returns the periods stepped over. */
+static uint64_t xs_period(run_ctx_t *c)
+{
+    uint64_t ppl = c->periods_per_loop, done = c->periods, got = 0;
+    xs_level_t *x = &c->xs[0], *y = &c->xs[1];
+    uint64_t lo = c->xs_lo, hi = c->xs_hi;
+    if (x->on) {
+        uint64_t up = x->unit_periods;
+        if (x->move_bytes) {
+            uint64_t in_loop = done % ppl;
+            if (in_loop == 0)
+                xs_restart(c, x); /* a loop ends: start again in the next */
+            else if (in_loop % up == 0)
+                got = xs_level(c, x, in_loop / up, (ppl - in_loop) / up,
+                               lo + in_loop / up * x->unit_bytes, lo, hi, x->units * up);
+        } else if (done % ppl == 0) {
+            got = xs_level(c, x, done / ppl, (c->total_periods - done) / ppl, lo, lo, hi,
+                           x->units * ppl);
+            if (got)
+                c->xs_lines += got / ppl * c->xs_loop_lines;
+        }
+    }
+    if (got || !y->on)
+        return got;
+    /* extents inside a folio: xs[0]'s unit is the folio */
+    uint64_t cpf = x->unit_periods, in_folio = done % ppl % cpf;
+    if (in_folio == 0) {
+        xs_restart(c, y);
+        return 0;
+    }
+    uint64_t folio = lo + done % ppl / cpf * x->unit_bytes;
+    return xs_level(c, y, in_folio, cpf - in_folio, folio + in_folio * y->unit_bytes, lo, hi,
+                    y->units);
+}
+
 static uint64_t on_mark(void *vctx, wl_mark_t mark)
 {
     run_ctx_t *c = vctx;
@@ -266,6 +397,19 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
         c->periods++;
         if ((c->periods & 63) == 0)
             progress_update(c->progress, c->periods);
+        if ((c->xs[0].on || c->xs[1].on) && c->roi_started) {
+            uint64_t n = xs_period(c);
+            if (n) {
+                c->periods += n;
+                /* the statistical fast-forward starts its blocks again */
+                model_stats(c->md, &c->blk_snap);
+                memset(&c->frame, 0, sizeof(c->frame));
+                c->nhist = 0;
+                c->in_block = 0;
+                progress_update(c->progress, c->periods);
+                return n | WL_SKIP_ALL;
+            }
+        }
         if (c->ff && ++c->in_block >= c->block_periods) {
             c->in_block = 0;
             return ff_block(c);
@@ -315,6 +459,81 @@ static void ff_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool 
         c->tail_periods = 2;
     if (!c->streaming && c->tail_periods < c->periods_per_loop)
         c->tail_periods = c->periods_per_loop; /* at least the last loop, exactly */
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Stepping across calls: where the workload's periods advance linearly
+ * (chunks of a memset; the calls of same-sized folios, and inside a folio
+ * its extents), the units and the moves; anything else (a last chunk of
+ * another size, a THP tail of base pages, a bench kernel) is simulated
+ * period by period. */
+static void xs_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool on)
+{
+    for (int k = 0; k < 2; k++) {
+        c->xs[k].on = false;
+        c->xs[k].snap_at = c->xs[k].next_snap = UINT64_MAX;
+    }
+    uint64_t pbytes = on ? model_snap_period_bytes(c->md) : 0;
+    if (!pbytes || wl_uses_bench_kernel(s->kind) || !c->total_periods || !s->size_bytes)
+        return;
+    uint64_t up, ub, extent = 0;
+    if (wl_base_kind(s->kind) == WL_MMAP) {
+        uint64_t f0 = wl_folio_bytes(s, 0);
+        if (!f0 || s->size_bytes % f0 || c->periods_per_loop % (s->size_bytes / f0))
+            return;
+        up = c->periods_per_loop / (s->size_bytes / f0);
+        ub = f0;
+        /* extents of one size inside the folio, in address order */
+        uint64_t cap = s->extent_cap_bytes ? s->extent_cap_bytes : CALLER_DEFAULT_EXTENT_CAP_BYTES;
+        if (s->caller == WL_CALLER_EXTENT && up > 1 && f0 % cap == 0 && f0 / cap == up)
+            extent = cap;
+    } else if (s->caller == WL_CALLER_REPEAT || !s->chunk_bytes) {
+        up = 1;
+        ub = s->size_bytes;
+    } else {
+        if (s->size_bytes % s->chunk_bytes)
+            return;
+        up = 1;
+        ub = s->chunk_bytes;
+    }
+    uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
+    xs_level_t *x = &c->xs[0];
+    x->unit_periods = up;
+    x->unit_bytes = ub;
+    c->xs_lo = s->base_addr;
+    c->xs_hi = s->base_addr + s->size_bytes;
+    if (c->streaming && c->periods_per_loop > up) {
+        x->units = pbytes / gcd_u64(ub, pbytes); /* lcm(ub, pbytes) / ub */
+        x->move_bytes = x->units * ub;
+        x->warm_units = (cap + ub - 1) / ub + x->units;
+    } else {
+        /* the same footprint each loop: a move is one loop, in place */
+        x->units = 1;
+        x->move_bytes = 0;
+        x->warm_units = 1;
+        c->xs_loop_lines = s->size_bytes / (m->l1.line_bytes ? m->l1.line_bytes : 64);
+    }
+    x->next_snap = x->units;
+    x->on = true;
+    if (extent && c->streaming) {
+        xs_level_t *y = &c->xs[1];
+        y->unit_periods = 1;
+        y->unit_bytes = extent;
+        y->units = pbytes / gcd_u64(extent, pbytes);
+        y->move_bytes = y->units * extent;
+        y->warm_units = (cap + extent - 1) / extent + y->units;
+        y->next_snap = y->units;
+        y->on = y->units < up;
+    }
 }
 
 static void map_counters(const machine_t *m, run_result_t *out)
@@ -373,6 +592,8 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     ctx.total_periods = expected_periods(spec, m);
     ff_setup(&ctx, m, spec, !opts->exact);
     model_set_fast_forward(md, !opts->exact);
+    model_set_bulk(md, !opts->no_bulk);
+    xs_setup(&ctx, m, spec, !opts->no_bulk);
     ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);
     trace_t *t = trace_create(run_sink, &ctx, true);
     if (!t) {
@@ -388,6 +609,8 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     trace_destroy(t);
     progress_destroy(ctx.progress);
     if (rc) {
+        model_snap_destroy(ctx.xs[0].snap);
+        model_snap_destroy(ctx.xs[1].snap);
         model_destroy(md);
         return -1;
     }
@@ -417,6 +640,11 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     if (total_lines)
         eb += model_err * (double)skipped_lines / (double)total_lines;
     out->error_bound = eb;
+    uint64_t checks, matches;
+    model_bulk_report(md, &out->bulk_lines, &checks, &matches);
+    out->bulk_lines += ctx.xs_lines;
+    model_snap_destroy(ctx.xs[0].snap);
+    model_snap_destroy(ctx.xs[1].snap);
     map_counters(m, out);
     model_destroy(md);
     return 0;

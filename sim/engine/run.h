@@ -43,10 +43,15 @@ typedef struct run_result {
      * relative error it may add (0 when exact). */
     bool extrapolated;
     double error_bound;
+    /* Exact bulk stepping (models/model_bulk.c): lines it applied at once
+     * (not extrapolated: their counters and time are what simulating them
+     * gives). */
+    uint64_t bulk_lines;
 } run_result_t;
 
 typedef struct run_opts {
     bool exact;    /* never fast-forward */
+    bool no_bulk;  /* no exact bulk stepping either: simulate every line */
     uint64_t seed; /* random replacement seed */
     bool progress; /* progress/ETA on stderr (only when it is a terminal) */
 } run_opts_t;

@@ -351,7 +351,8 @@ typedef struct wl_run {
     bool period_per_call;
     wl_mark_fn mark;
     void *mark_ctx;
-    uint64_t skip;        /* periods still to skip (fast-forward) */
+    uint64_t skip;        /* periods whose calls are still to skip (fast-forward) */
+    uint64_t mute;        /* periods still to emit nothing for (exact bulk stepping) */
     uint64_t reuse_bytes; /* loads after each call (0 = none; set for the measured calls) */
     uint64_t delay_bytes, later_bytes; /* wl_spec_t's, set with reuse_bytes */
     uint64_t delay_off;                /* the next line of the delay's ring, from its start */
@@ -379,7 +380,9 @@ static void mark(wl_run_t *r, wl_mark_t what)
     trace_flush(r->k.trace);
     if (r->mark) {
         uint64_t n = r->mark(r->mark_ctx, what);
-        if (what == WL_MARK_PERIOD)
+        if (what == WL_MARK_PERIOD && (n & WL_SKIP_ALL))
+            r->mute += n & ~WL_SKIP_ALL;
+        else if (what == WL_MARK_PERIOD)
             r->skip += n;
     }
 }
@@ -389,6 +392,10 @@ static void on_clear(void *ctx, uint64_t addr, uint64_t len)
     wl_run_t *r = ctx;
     if (trace_error(r->k.trace))
         return;
+    if (r->period_per_call && r->mute) {
+        r->mute--; /* stepped over: the runner has counted this period */
+        return;
+    }
     if (r->period_per_call && r->skip) {
         r->skip--; /* fast-forwarded: the runner has counted this call */
         return;
@@ -413,7 +420,7 @@ static void on_clear(void *ctx, uint64_t addr, uint64_t len)
 static void on_resched(void *ctx)
 {
     wl_run_t *r = ctx;
-    if (r->period_per_call && r->skip)
+    if (r->period_per_call && (r->skip || r->mute))
         return; /* between calls that are being skipped */
     emit(r->k.trace, TRACE_RESCHED, 0, 0, 0, 0, 0);
 }
@@ -495,18 +502,32 @@ static void trace_mmap(const wl_spec_t *s, const machine_t *m, wl_run_t *r, cons
     /* A period is one kernel call (a subpage, an extent or a whole folio):
      * the runner may skip calls; faults and touches are always emitted. */
     r->period_per_call = true;
+    /* the whole folios of the first size, from the start of each loop */
+    const uint64_t whole0 = f0 == fb ? s->size_bytes / fb * fb : s->size_bytes / f0 * f0;
     for (uint32_t l = 0; l < s->loops && !trace_error(t); l++) {
         for (uint64_t off = 0; off < s->size_bytes && !trace_error(t);) {
+            /* Stepped over whole folios (and not the last period of the
+             * stretch, after which this folio's touch is emitted): none of
+             * their ops. */
+            if (r->mute > calls0 && calls0 && off < whole0) {
+                uint64_t k = (r->mute - 1) / calls0, left = (whole0 - off) / f0;
+                k = k < left ? k : left;
+                r->mute -= k * calls0;
+                off += k * f0;
+                continue;
+            }
             const uint64_t folio = s->base_addr + off, fbytes = wl_folio_bytes(s, off);
             const uint64_t calls = fbytes == f0 ? calls0 : fbytes == fb ? callsb : 0;
-            if (demand)
+            const bool muted = r->mute > 0; /* this folio's fault is stepped over */
+            if (demand && !muted)
                 emit(t, TRACE_INSNS, 0, 0, WL_TOUCH_INSNS, 0, 0);
-            emit(t, TRACE_FAULT, folio, fbytes, 0, 0, demand ? 0 : TRACE_F_POPULATE);
-            if (calls && r->skip >= calls)
+            if (!muted)
+                emit(t, TRACE_FAULT, folio, fbytes, 0, 0, demand ? 0 : TRACE_F_POPULATE);
+            if (calls && r->skip >= calls && !r->mute)
                 r->skip -= calls; /* every call of this folio fast-forwarded: not walked */
             else
                 clear_folio(s, m, folio, fbytes, cb);
-            if (demand)
+            if (demand && !r->mute) /* (unless its last call was not the stretch's last) */
                 emit(t, TRACE_STORE, folio, 1, 1, 1, 0);
             off += fbytes;
         }

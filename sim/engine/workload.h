@@ -110,8 +110,13 @@ void wl_spec_init(wl_spec_t *s);
 int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen);
 
 /* Called at each mark. For WL_MARK_PERIOD the return value is the number of
- * following periods the workload must skip (emit nothing for): the runner's
- * fast-forward has already accounted for them. Other marks return 0. */
+ * following periods whose kernel calls the workload must skip: the runner's
+ * fast-forward has already accounted for them (their faults and touches are
+ * still emitted). With WL_SKIP_ALL or'd in, the workload emits nothing at
+ * all (calls, reschedules, faults, touches) until that many more period
+ * marks would have passed, and delivers none of those period marks: exact
+ * bulk stepping has moved the model past them. Other marks return 0. */
+#define WL_SKIP_ALL (UINT64_C(1) << 63)
 typedef uint64_t (*wl_mark_fn)(void *ctx, wl_mark_t mark);
 
 /* The mmap workload's folios: the folio the kernel allocates for the fault

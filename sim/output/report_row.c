@@ -228,7 +228,8 @@ int report_collect(const run_result_t *r, report_row_t *row, char *err, size_t e
         add_double(row, "bytes_per_sec", r->bytes_per_sec, err, errlen) ||
         (s->kind == WL_LATENCY && add_double(row, "ns_per_load", r->ns_per_load, err, errlen)) ||
         add_bool(row, "extrapolated", r->extrapolated, err, errlen) ||
-        add_double(row, "error_bound", r->error_bound, err, errlen))
+        add_double(row, "error_bound", r->error_bound, err, errlen) ||
+        add_u64(row, "bulk_lines", NULL, NULL, r->bulk_lines, err, errlen))
         return -1;
 
     /* counters: the standard set in order, then any other mapped event */

@@ -270,6 +270,9 @@ int report_text(FILE *out, const run_result_t *r, const native_result_t *n, char
     } else {
         fprintf(out, "# simulated exactly (no extrapolation)\n");
     }
+    const report_field_t *bl = top(row, "bulk_lines");
+    if (bl && bl->kind == REPORT_V_U64 && bl->u > 0)
+        fprintf(out, "# %" PRIu64 " lines stepped in bulk over proven periods (exact)\n", bl->u);
     fputc('\n', out);
 
     text_latency(out, row);

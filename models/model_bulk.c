@@ -1,0 +1,600 @@
+/*
+ * model_bulk.c - exact bulk stepping of periodic streams inside one long
+ * operation (docs/MODEL.md "Exact bulk stepping").
+ *
+ * Notes
+ *  - A long store, string or line-zeroing run over memory far larger than
+ *    the caches reaches a state that repeats: one period of P lines later
+ *    the caches hold the same lines moved P lines on, in the same recency
+ *    order with the same dirty and prefetched bits; the prefetch streams,
+ *    the TLB, the miss-slot and write-combining queues, memory's servers,
+ *    the commit ring and every timeline are the same moved by the period's
+ *    time; write streaming is in the same state. The model is
+ *    deterministic, so from such a state every later period does exactly
+ *    what the last one did. Applying N periods at once is then exact: each
+ *    counter gains N times the period's delta, every line of the stream's
+ *    range moves N x P lines on and every time N times the period's time.
+ *  - It is proven by comparing states, never by comparing counters: a
+ *    snapshot of the whole state is taken, one period is simulated, and the
+ *    state is compared with the snapshot moved by the period (cache_snap_*,
+ *    pf_same, mshr_same, dram_same, hier_snap_same, and the core's own part
+ *    here). Times compare as timing_same says: relative to each state's
+ *    issue time (times before it are past and cannot matter), within the
+ *    rounding of times of that size.
+ *  - P is the largest set count of the cache levels (all powers of two), so
+ *    a move keeps every line in its set, and at least a prefetch region and
+ *    a TLB set span, so that regions and TLB sets move whole.
+ *  - Which lines move: those in the operation's own range [start, end);
+ *    any other line (another buffer's, code's) must stay where it was.
+ *  - Snapshots are taken at op lines P and 2P (a stream that allocates
+ *    nothing repeats at once), then once this op's lines alone can fill
+ *    every level (before that, the lines the caches held before it are
+ *    still there), then with gaps a quarter longer each time, at most
+ *    BULK_MAX_CHECKS per operation. A failed comparison usually stops at
+ *    its first set.
+ *  - Never stepped over: where elision depends on the bytes left, the
+ *    elision threshold at the op's end; a write-streaming threshold; the
+ *    end of a prefetch block or a TLB page a move would not keep. What
+ *    stays behind (a level the stream does not fill, a prefetch stream it
+ *    left) must lie outside the stretch the stream goes through.
+ *  - What is not exact: bound.* attribution counts whole cycles of the
+ *    rounded time, and a period's time is not a whole number of cycles, so
+ *    up to one cycle per stepped period may be counted under another
+ *    bound.* counter than per-line simulation would (their sum stays the
+ *    rounded time). Time itself agrees within the rounding of adding N
+ *    periods at once instead of one at a time (a relative 1e-15 or so).
+ *  - Units: lines, bytes, core cycles.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/model_impl.h"
+
+#define BULK_TOL_ULPS         1024.0     /* timing_same's tolerance, in DBL_EPSILON x |time| */
+#define BULK_MAX_PERIOD_LINES (1u << 22) /* a TLB span longer than this is pinned instead */
+#define BULK_MAX_CHECKS       16u        /* failed comparisons before an op gives up */
+#define BULK_MAX_REPLAY       (1u << 26) /* TLB translations replayed at most per step */
+
+/* A snapshot of the whole model state (what decides what it does next),
+ * with the counters at that point. */
+struct model_snap {
+    bool have;
+    hier_snap_t *h;
+    mshr_t *wc, *lzq;
+    uint64_t tlb_last_page;
+    bool tlb_last_valid;
+    bool tlb_logging;       /* holds one of the TLB log's users ... */
+    uint64_t tlb_log_start; /* ... from this entry (its period's translations) */
+    double t_front, t_issue, t_commit_last, t_dep, t_load_done, loose_insns;
+    stats_bound_t tag_front, tag_issue, tag_commit, tag_dep, tag_load, tag_pool;
+    double ring[RING_LINES];
+    stats_bound_t ring_tag[RING_LINES];
+    uint64_t seq;
+    pending_line_t pl;
+    ws_t ws;
+    stats_t st;
+};
+
+struct model_bulk {
+    bool on;
+    uint64_t period_lines; /* P (0: this machine's model cannot be stepped) */
+    uint64_t tail_lines;   /* never stepped over at an op's end */
+    uint64_t cap_lines;    /* lines all the cache levels hold */
+    /* the current operation */
+    uint64_t lo, hi;     /* its lines [lo, hi) */
+    uint64_t next_snap;  /* op_lines at which the next snapshot is taken */
+    uint32_t op_checks;  /* comparisons made in it */
+    uint64_t snap_lines; /* the snapshot's op_lines ... */
+    uint64_t snap_addr;  /* ... and its next line */
+    model_snap_t snap;
+    /* reported (between operations too) */
+    uint64_t stepped_lines, checks, matches;
+};
+static void snap_free(model_snap_t *s)
+{
+    hier_snap_destroy(s->h);
+    mshr_destroy(s->wc);
+    mshr_destroy(s->lzq);
+    s->h = NULL;
+    s->wc = s->lzq = NULL;
+    s->have = false;
+}
+
+/* The snapshot no longer needs the TLB's log (its period was judged, or it
+ * is dropped); the log empties when nothing needs it. */
+static void log_release(model_t *md, model_snap_t *s)
+{
+    if (!s->tlb_logging)
+        return;
+    s->tlb_logging = false;
+    if (md->tlb.log_users && --md->tlb.log_users == 0) {
+        md->tlb.log_n = 0;
+        md->tlb.log_full = false;
+    }
+}
+
+model_bulk_t *model_bulk_create(void)
+{
+    model_bulk_t *b = calloc(1, sizeof(*b));
+    if (b)
+        b->on = true;
+    return b;
+}
+
+/* P: the hierarchy's period, at least the commit ring (which then moves
+ * without rotating). */
+static void plan_period(const model_t *md, model_bulk_t *b)
+{
+    uint64_t p = hier_bulk_period_lines(md->h);
+    uint64_t lb = md->line_bytes;
+    if (p && p < RING_LINES)
+        p = RING_LINES;
+    b->period_lines = p;
+    const machine_t *m = md->m;
+    b->cap_lines =
+        (m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0)) / lb;
+    b->tail_lines = 0;
+    if (m->elide_enabled && m->elide_mode == MACHINE_ELIDE_REMAINING &&
+        m->elide_threshold_bytes < UINT64_MAX / 2)
+        b->tail_lines += (m->elide_threshold_bytes + lb - 1) / lb;
+}
+
+void model_bulk_destroy(model_bulk_t *b)
+{
+    if (!b)
+        return;
+    snap_free(&b->snap);
+    free(b);
+}
+
+void model_set_bulk(model_t *md, bool on)
+{
+    if (md->bulk)
+        md->bulk->on = on;
+}
+
+void model_bulk_report(const model_t *md, uint64_t *stepped_lines, uint64_t *checks,
+                       uint64_t *matches)
+{
+    const model_bulk_t *b = md->bulk;
+    *stepped_lines = b ? b->stepped_lines : 0;
+    *checks = b ? b->checks : 0;
+    *matches = b ? b->matches : 0;
+}
+
+/* The op line of the next snapshot or comparison (model_impl.h's fast
+ * path waits for it); the statistical fast-forward holds while one is due. */
+static void set_due(model_t *md, const model_bulk_t *b)
+{
+    md->bulk_due = b->snap.have ? b->snap_lines + b->period_lines : b->next_snap;
+    md->ff.hold = md->bulk_due != UINT64_MAX;
+}
+
+void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end)
+{
+    model_bulk_t *b = md->bulk;
+    if (!b)
+        return;
+    uint64_t lb = md->line_bytes;
+    b->lo = start / lb;
+    b->hi = (end + lb - 1) / lb;
+    md->bulk_op_lines = 0;
+    b->op_checks = 0;
+    b->snap.have = false;
+    log_release(md, &b->snap);
+    plan_period(md, b);
+    b->next_snap = b->on && b->period_lines ? b->period_lines : UINT64_MAX;
+    set_due(md, b);
+}
+
+/* The TLB's pages of a move by dlines lines, or 0 with *pinned when the
+ * move is not whole pages (the stream must then stay in the page it is in,
+ * which does not change). */
+static uint64_t tlb_dpages(const model_t *md, uint64_t dlines, bool *pinned)
+{
+    *pinned = false;
+    if (!md->tlb.c)
+        return 0;
+    uint64_t bytes = dlines * md->line_bytes, pb = md->tlb.page_bytes;
+    if (bytes % pb == 0)
+        return bytes / pb;
+    *pinned = true;
+    return 0;
+}
+
+static bool take(model_t *md, model_snap_t *b)
+{
+    double floor_cycles = md->t_issue;
+    b->h = hier_snap_take(md->h, b->h, floor_cycles);
+    b->wc = mshr_clone(md->wc, b->wc);
+    b->lzq = md->lzq != md->wc ? mshr_clone(md->lzq, b->lzq) : b->lzq;
+    log_release(md, b);
+    if (!b->h || !b->wc || (md->lzq != md->wc && !b->lzq)) {
+        snap_free(b);
+        return false;
+    }
+    if (md->tlb.c) {
+        md->tlb.log_users++;
+        b->tlb_logging = true;
+        b->tlb_log_start = md->tlb.log_n;
+    }
+    b->tlb_last_page = md->tlb.last_page;
+    b->tlb_last_valid = md->tlb.last_valid;
+    b->t_front = md->t_front;
+    b->t_issue = md->t_issue;
+    b->t_commit_last = md->t_commit_last;
+    b->t_dep = md->t_dep;
+    b->t_load_done = md->t_load_done;
+    b->loose_insns = md->loose_insns;
+    b->tag_front = md->tag_front;
+    b->tag_issue = md->tag_issue;
+    b->tag_commit = md->tag_commit;
+    b->tag_dep = md->tag_dep;
+    b->tag_load = md->tag_load;
+    b->tag_pool = md->tag_pool;
+    memcpy(b->ring, md->ring, sizeof b->ring);
+    memcpy(b->ring_tag, md->ring_tag, sizeof b->ring_tag);
+    b->seq = md->seq;
+    b->ws = md->ws;
+    b->st = md->st;
+    b->pl = md->pl;
+    b->have = true;
+    return true;
+}
+
+/* What a proven move moves: the hierarchy's parts, and the TLB (1) or not. */
+typedef struct moves {
+    hier_moves_t h;
+    int tlb;
+    bool ws; /* write streaming's run moves with the stream */
+} moves_t;
+
+/* Is the model now the snapshot moved by the stream (w) and by its own
+ * time? Fills *mv. */
+static bool same(const model_t *md, const model_snap_t *b, const hier_window_t *w, moves_t *mv)
+{
+    timing_shift_t sh = {.floor_now = md->t_issue, .floor_then = b->t_issue};
+    sh.tol_cycles = BULK_TOL_ULPS * DBL_EPSILON * fmax(1.0, fabs(md->t_issue));
+    if (md->loose_insns != b->loose_insns)
+        return false;
+    /* the line being assembled: the same, moved with the stream */
+    const pending_line_t *a = &md->pl, *q = &b->pl;
+    if (a->valid != q->valid)
+        return false;
+    if (a->valid) {
+        uint64_t lb = md->line_bytes, want = q->line;
+        if (want / lb >= w->lo && want / lb < w->hi)
+            want += w->dlines * lb;
+        if (a->line != want || a->kind != q->kind || a->bytes != q->bytes || a->fill != q->fill ||
+            dbits(a->stores) != dbits(q->stores) || dbits(a->insns) != dbits(q->insns))
+            return false;
+    }
+    if (md->tag_front != b->tag_front || md->tag_issue != b->tag_issue ||
+        md->tag_commit != b->tag_commit || md->tag_dep != b->tag_dep ||
+        md->tag_load != b->tag_load || md->tag_pool != b->tag_pool)
+        return false;
+    if (!timing_same(md->t_front, b->t_front, &sh) ||
+        !timing_same(md->t_commit_last, b->t_commit_last, &sh) ||
+        !timing_same(md->t_dep, b->t_dep, &sh) ||
+        !timing_same(md->t_load_done, b->t_load_done, &sh))
+        return false;
+    /* write streaming: the same phase; the run's bytes moved by the period
+     * (one run through it) or the same (a run per call) */
+    const ws_t *ws = &md->ws, *v = &b->ws;
+    mv->ws = ws->active && ws->bytes != v->bytes;
+    if (ws->active != v->active || (!ws->active && ws->run != v->run) ||
+        (mv->ws && ws->bytes != v->bytes + w->dlines * md->line_bytes))
+        return false;
+    /* The commit ring, as the window reads it: back from the next line.
+     * Lines that committed none (non-temporal, line zeroing to memory)
+     * leave it where it was. */
+    if (md->seq != b->seq && (md->seq < RING_LINES || b->seq < RING_LINES))
+        return false;
+    uint64_t back = md->seq < RING_LINES ? md->seq : RING_LINES;
+    for (uint64_t k = 1; k <= back; k++) {
+        uint64_t i = (md->seq - k) % RING_LINES, j = (b->seq - k) % RING_LINES;
+        if (md->ring_tag[i] != b->ring_tag[j] || !timing_same(md->ring[i], b->ring[j], &sh))
+            return false;
+    }
+    if (!mshr_same(md->wc, b->wc, &sh) || (md->lzq != md->wc && !mshr_same(md->lzq, b->lzq, &sh)))
+        return false;
+    /* The TLB: the page of the last translation moved with the stream
+     * (its contents are judged and moved by tlb_replay); a move it cannot
+     * follow (not whole pages) must stay on one page. */
+    mv->tlb = 0;
+    if (md->tlb.c) {
+        bool pinned;
+        uint64_t dp = tlb_dpages(md, w->dlines, &pinned);
+        if (!b->tlb_logging || md->tlb.log_full || (pinned && md->tlb.log_n != b->tlb_log_start))
+            return false;
+        uint64_t want = b->tlb_last_page;
+        if (want >= w->lo * md->line_bytes / md->tlb.page_bytes &&
+            want < (w->hi * md->line_bytes + md->tlb.page_bytes - 1) / md->tlb.page_bytes)
+            want += dp;
+        if (md->tlb.last_valid != b->tlb_last_valid ||
+            (md->tlb.last_valid && md->tlb.last_page != want))
+            return false;
+        mv->tlb = dp != 0;
+    }
+    return hier_snap_same(md->h, b->h, w, &sh, &mv->h);
+}
+
+/* The TLB over n more periods: its translations are the logged ones of the
+ * period judged (b's), each period's moved one more period's pages on.
+ * They are replayed on a copy, and each must hit or miss as it did in the
+ * judged period (else the periods would not all do the same); then the
+ * copy is the TLB. The log also makes the TLB need no period of its own
+ * (a TLB set span) and no steady state: a TLB still filling up misses on
+ * every new page in each period alike. */
+static bool tlb_replay(model_t *md, const model_snap_t *b, uint64_t n, uint64_t dlines)
+{
+    if (!md->tlb.c)
+        return true;
+    bool pinned;
+    uint64_t dp = tlb_dpages(md, dlines, &pinned);
+    const uint64_t *log = md->tlb.log + b->tlb_log_start;
+    uint64_t len = md->tlb.log_n - b->tlb_log_start;
+    if (len == 0)
+        return true;
+    if (pinned || (double)len * (double)n > BULK_MAX_REPLAY)
+        return false;
+    cache_t *c = cache_clone(md->tlb.c);
+    if (!c)
+        return false;
+    uint64_t pb = md->tlb.page_bytes;
+    for (uint64_t k = 1; k <= n; k++) {
+        for (uint64_t i = 0; i < len; i++) {
+            uint64_t a = ((log[i] >> 1) + k * dp) * pb;
+            bool missed = cache_lookup(c, a, true) == NULL;
+            if (missed) {
+                cache_meta_t meta = {0};
+                cache_victim_t v;
+                cache_insert(c, a, &meta, &v);
+            }
+            if (missed != (log[i] & 1)) {
+                cache_destroy(c);
+                return false;
+            }
+        }
+    }
+    cache_destroy(md->tlb.c);
+    md->tlb.c = c;
+    md->tlb.last_page += n * dp;
+    return true;
+}
+
+/* Apply n more periods of what the last one did. */
+static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_window_t *w,
+                 const moves_t *mv)
+{
+    stats_t d;
+    stats_sub(&d, &md->st, &b->st);
+    double dt = (double)n * (md->t_issue - b->t_issue);
+    uint64_t dl = n * w->dlines;
+    model_add_stats(md, &d, n);
+    md->t_front += dt;
+    md->t_issue += dt;
+    md->t_commit_last += dt;
+    md->t_wc_last += dt;
+    md->t_dep += dt;
+    md->t_load_done += dt;
+    /* the ring: the lines committed move on by n periods' worth */
+    uint64_t dseq = n * (md->seq - b->seq);
+    if (dseq % RING_LINES) {
+        double r[RING_LINES];
+        stats_bound_t rt[RING_LINES];
+        for (uint64_t k = 1; k <= RING_LINES; k++) {
+            r[(md->seq + dseq - k) % RING_LINES] = md->ring[(md->seq - k) % RING_LINES];
+            rt[(md->seq + dseq - k) % RING_LINES] = md->ring_tag[(md->seq - k) % RING_LINES];
+        }
+        memcpy(md->ring, r, sizeof r);
+        memcpy(md->ring_tag, rt, sizeof rt);
+    }
+    for (uint32_t i = 0; i < RING_LINES; i++)
+        md->ring[i] += dt;
+    md->seq += dseq;
+    mshr_shift_time(md->wc, dt);
+    if (md->lzq != md->wc)
+        mshr_shift_time(md->lzq, dt);
+    hier_move(md->h, &mv->h, dl, w->lo, w->hi, dt);
+    if (mv->ws)
+        ws_ff_skip(&md->ws, dl);
+    if (md->pl.valid && md->pl.line / md->line_bytes >= w->lo &&
+        md->pl.line / md->line_bytes < w->hi)
+        md->pl.line += dl * md->line_bytes;
+    md->ff.tsnap += dt;
+    /* bound.*: their sum is the rounded time (advance); a period's time is
+     * not whole cycles, so n periods' deltas can miss it by up to n cycles,
+     * which go to (or come from) the period's largest bound. */
+    int64_t target = (int64_t)(model_now(md) + 0.5);
+    int64_t diff = target - (int64_t)md->bound_assigned;
+    int big = ST_BOUND_STORE_ISSUE;
+    for (int e = ST_BOUND_STORE_ISSUE; e < ST_BOUND_STORE_ISSUE + ST_BOUND_COUNT; e++)
+        if (d.count[e] > d.count[big])
+            big = e;
+    if (diff < 0 && (uint64_t)-diff > md->st.count[big])
+        diff = -(int64_t)md->st.count[big];
+    md->st.count[big] += (uint64_t)diff;
+    md->bound_assigned += (uint64_t)diff;
+}
+
+/* How many periods a proven move may apply from the line at next_addr with
+ * rem lines left: never into the tail, past a write-streaming threshold,
+ * or out of a prefetch block or TLB page a move would not keep (the next
+ * period must fit as well). */
+static uint64_t plan_steps(const model_t *md, const model_bulk_t *b, uint64_t next_addr,
+                           uint64_t rem)
+{
+    uint64_t p = b->period_lines, lb = md->line_bytes;
+    uint64_t n = (rem - b->tail_lines) / p;
+    uint64_t ws_room = ws_ff_max_lines(&md->ws);
+    if (ws_room != UINT64_MAX && ws_room / p < n)
+        n = ws_room / p;
+    uint64_t line = next_addr / lb;
+    uint64_t room = hier_bulk_room(md->h, line, p);
+    bool pinned;
+    tlb_dpages(md, p, &pinned);
+    if (pinned) {
+        uint64_t pl = md->tlb.page_bytes / lb;
+        uint64_t r = pl ? (line / pl + 1) * pl - line : 0;
+        room = r < room ? r : room;
+    }
+    if (room != UINT64_MAX) {
+        uint64_t fit = room / p > 0 ? room / p - 1 : 0;
+        n = fit < n ? fit : n;
+    }
+    return n;
+}
+
+static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uint64_t rem_bytes);
+
+uint64_t model_bulk_event(model_t *md, uint64_t next_addr, uint64_t rem_bytes)
+{
+    model_bulk_t *b = md->bulk;
+    uint64_t skip = bulk_event(md, b, next_addr, rem_bytes);
+    set_due(md, b);
+    return skip;
+}
+
+static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uint64_t rem_bytes)
+{
+    uint64_t p = b->period_lines, lb = md->line_bytes;
+    uint64_t rem = rem_bytes / lb;
+    if (rem < b->tail_lines + p) {
+        b->next_snap = UINT64_MAX; /* too little left to step */
+        b->snap.have = false;
+        log_release(md, &b->snap);
+        return 0;
+    }
+    if (!b->snap.have) {
+        /* P, 2P; then once the caches can have been refilled by this op
+         * alone (before, the lines they held before it are still there);
+         * then each gap a quarter longer */
+        if (b->next_snap < 2 * p)
+            b->next_snap = 2 * p;
+        else if (b->next_snap < b->cap_lines + p)
+            b->next_snap = b->cap_lines + p;
+        else
+            b->next_snap += b->next_snap / 4 > p ? b->next_snap / 4 / p * p : p;
+        if (!take(md, &b->snap)) {
+            b->on = false; /* out of memory: simulate every line */
+            b->next_snap = UINT64_MAX;
+        }
+        b->snap_lines = md->bulk_op_lines;
+        b->snap_addr = next_addr;
+        return 0;
+    }
+    b->snap.have = false;
+    uint64_t n = plan_steps(md, b, next_addr, rem);
+    if (n == 0 || next_addr != b->snap_addr + p * lb)
+        return 0;
+    b->checks++;
+    /* The window: from the snapshot's next line to the line after the n
+     * periods and one more (what stays behind must lie outside it). */
+    hier_window_t w = {.dlines = p, .lo = b->lo, .hi = b->hi, .wlo = b->snap_addr / lb};
+    w.whi = next_addr / lb + (n + 1) * p;
+    moves_t mv;
+    bool ok = same(md, &b->snap, &w, &mv) && tlb_replay(md, &b->snap, n, p);
+    log_release(md, &b->snap);
+    if (!ok) {
+        if (++b->op_checks >= BULK_MAX_CHECKS)
+            b->next_snap = UINT64_MAX; /* give up on this op */
+        return 0;
+    }
+    b->matches++;
+    step(md, &b->snap, n, &w, &mv);
+    b->stepped_lines += n * p;
+    md->ff.total_lines += n * p + 1; /* and this line, which ff does not see */
+    md->ff.op_lines += n * p + 1;
+    model_ff_resume(&md->ff, &md->st, model_now(md));
+    md->bulk_op_lines += n * p;
+    b->next_snap = UINT64_MAX; /* once per operation is enough */
+    return n * p * lb;
+}
+
+/* ---- between operations (sim/engine/run.c) ------------------------------- */
+
+model_snap_t *model_snap_create(void)
+{
+    return calloc(1, sizeof(model_snap_t));
+}
+
+void model_snap_destroy(model_snap_t *s)
+{
+    if (!s)
+        return;
+    snap_free(s);
+    free(s);
+}
+
+void model_snap_drop(model_t *md, model_snap_t *s)
+{
+    if (!s)
+        return;
+    log_release(md, s);
+    s->have = false;
+}
+
+uint64_t model_snap_period_bytes(model_t *md)
+{
+    model_bulk_t *b = md->bulk;
+    if (!b || !b->on)
+        return 0;
+    plan_period(md, b);
+    return b->period_lines * md->line_bytes;
+}
+
+int model_snap_take(model_t *md, model_snap_t *s)
+{
+    if (!model_snap_period_bytes(md) || !take(md, s))
+        return -1;
+    return 0;
+}
+
+uint64_t model_snap_room_bytes(model_t *md, uint64_t next_addr, uint64_t dbytes)
+{
+    uint64_t lb = md->line_bytes;
+    if (!dbytes || dbytes % lb)
+        return 0;
+    uint64_t dlines = dbytes / lb, line = next_addr / lb;
+    uint64_t room = hier_bulk_room(md->h, line, dlines);
+    bool pinned;
+    tlb_dpages(md, dlines, &pinned);
+    if (pinned) {
+        uint64_t pl = md->tlb.page_bytes / lb;
+        uint64_t r = pl ? (line / pl + 1) * pl - line : 0;
+        room = r < room ? r : room;
+    }
+    return room == UINT64_MAX ? UINT64_MAX : room * lb;
+}
+
+bool model_snap_step(model_t *md, model_snap_t *s, uint64_t dbytes, uint64_t lo, uint64_t hi,
+                     uint64_t from_addr, uint64_t next_addr, uint64_t n)
+{
+    model_bulk_t *b = md->bulk;
+    uint64_t lb = md->line_bytes;
+    if (!s->have || !b || !b->on || n == 0 || dbytes % lb)
+        return false;
+    s->have = false;
+    b->checks++;
+    hier_window_t w = {.dlines = dbytes / lb, .lo = lo / lb, .hi = (hi + lb - 1) / lb};
+    w.wlo = from_addr / lb;
+    w.whi = next_addr / lb + (n + 1) * w.dlines;
+    moves_t mv;
+    bool ok = same(md, s, &w, &mv);
+    /* a write-streaming run moving with the stream must not reach its next
+     * threshold */
+    if (ok && mv.ws && ws_ff_max_lines(&md->ws) / (w.dlines ? w.dlines : 1) < n)
+        ok = false;
+    ok = ok && tlb_replay(md, s, n, w.dlines);
+    log_release(md, s);
+    if (!ok)
+        return false;
+    b->matches++;
+    step(md, s, n, &w, &mv);
+    b->stepped_lines += n * w.dlines;
+    model_ff_resume(&md->ff, &md->st, model_now(md));
+    return true;
+}
