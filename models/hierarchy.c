@@ -20,10 +20,11 @@
  *    write-back bandwidth into L2, and L3 miss slots (the memory link's
  *    bandwidth and the L2 miss queue bound a single core first).
  *  - It uses the cache arrays through models/cache_impl.h (the inline forms
- *    of cache.h's functions, metadata passed as fields) and the miss slots
- *    through models/mshr_impl.h so that the lookups and slot updates of its
- *    per-line path are inlined; the steps of that path (HIER_HOT) are
- *    inlined into their callers too.
+ *    of cache.h's functions, metadata passed as fields), the miss slots
+ *    through models/mshr_impl.h and the memory path through
+ *    models/dram_impl.h, so that the lookups, slot updates and memory
+ *    requests of its per-line path are inlined; the steps of that path
+ *    (HIER_HOT) are inlined into their callers too.
  *  - Units: core cycles; bytes.
  */
 #include "models/timing.h"
@@ -35,6 +36,7 @@
 
 #include "models/cache_impl.h"
 #include "models/dram.h"
+#include "models/dram_impl.h"
 #include "models/mshr.h"
 #include "models/mshr_impl.h"
 #include "models/prefetch.h"
@@ -188,7 +190,7 @@ void hier_set_contig(hier_t *h, uint64_t contig_bytes)
 static double mem_write(hier_t *h, double t, uint32_t bytes, bool zero)
 {
     count(h, ST_DRAM_WRITES, bytes);
-    return dram_write(h->dram, t, zero);
+    return dram_i_write(h->dram, t, zero);
 }
 
 /* ---- fills and evictions ------------------------------------------------ */
@@ -241,10 +243,10 @@ HIER_HOT void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
         /* Back-pressure: the L3 takes its next fill only once memory has
          * accepted this victim (a full write queue stalls the fill path, so
          * a stream of dirty victims runs at the memory's write rate). */
-        double accept = dram_last_accept(h->dram);
+        double accept = dram_i_last_accept(h->dram);
         if (accept > h->free32) {
             h->free32 = accept;
-            stats_bound_t w = dram_accept_why(h->dram);
+            stats_bound_t w = dram_i_accept_why(h->dram);
             h->why32 = w == STATS_BOUND_NONE ? B(ST_BOUND_MEM_WRITE_LINK) : w;
         }
     }
@@ -270,9 +272,9 @@ HIER_HOT double l2_evicted(hier_t *h, cache_victim_t *v, double t)
         }
     } else if (v->meta.dirty) {
         mem_write(h, t, h->line_bytes, false);
-        stats_bound_t w = dram_accept_why(h->dram);
+        stats_bound_t w = dram_i_accept_why(h->dram);
         h->why_way = w == STATS_BOUND_NONE ? B(ST_BOUND_MEM_WRITE_LINK) : w;
-        return timing_max(t, dram_last_accept(h->dram));
+        return timing_max(t, dram_i_last_accept(h->dram));
     }
     return t;
 }
@@ -361,8 +363,8 @@ HIER_HOT double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *di
     if (noread)
         return t + h->lat_mem; /* ownership round trip, no data moved */
     count(h, ST_DRAM_READS, h->line_bytes);
-    double data = dram_read(h->dram, t);
-    *why = dram_why(h->dram);
+    double data = dram_i_read(h->dram, t);
+    *why = dram_i_why(h->dram);
     if (h->l3 && h->incl != MACHINE_INCL_VICTIM)
         l3_fill(h, a, false, data, t);
     return data;
@@ -557,13 +559,13 @@ double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, boo
     stats_bound_t rd = STATS_BOUND_NONE;
     if (!full && !dirty && h->m->nt_partial == MACHINE_NT_PARTIAL_RMW) {
         count(h, ST_DRAM_READS, h->line_bytes);
-        t = dram_read(h->dram, t);
-        rd = dram_why(h->dram);
+        t = dram_i_read(h->dram, t);
+        rd = dram_i_why(h->dram);
     }
     /* A dirty cached copy of a partial line is merged into the write. */
     uint32_t wbytes = full || dirty ? h->line_bytes : bytes;
     double done = mem_write(h, t, wbytes, zero && full);
-    h->why = dram_why(h->dram) == STATS_BOUND_NONE ? rd : dram_why(h->dram);
+    h->why = dram_i_why(h->dram) == STATS_BOUND_NONE ? rd : dram_i_why(h->dram);
     return done;
 }
 
