@@ -8,31 +8,17 @@
  *    requests arrive faster than a server drains them.
  *  - What it ignores: banks, rows and refresh (their average effect is in
  *    the bandwidth parameters), other cores' traffic, NUMA.
+ *  - The struct, reads, writes and the attribution reads live in
+ *    models/dram_impl.h as static inline code, which the hierarchy
+ *    includes so that its per-line path inlines them; the functions here
+ *    are the same code.
  *  - Units: core cycles, bytes per cycle.
  */
 #include "models/timing.h"
 #include "models/dram.h"
+#include "models/dram_impl.h"
 
 #include <stdlib.h>
-
-struct dram {
-    double lat_rd;        /* cycles */
-    double lat_wr;        /* cycles */
-    double rd_cpl;        /* read link: cycles per line */
-    double wr_cpl;        /* write link: cycles per data line */
-    double zero_fraction; /* a zeroing operation's line: share of a data line's link and bus time */
-    double bus_cpl;       /* shared bus: cycles per line */
-    double turn;          /* cycles per direction change */
-    uint32_t batch;       /* writes per bus batch */
-    double turn_share;    /* 2 x turn / batch: turnaround cycles per written line */
-    double room_cycles;   /* batch x bus_cpl: bus backlog the write queue holds */
-    double rd_free, wr_free, bus_free;
-    double last_accept; /* when the controller took the latest write */
-    /* attribution (docs/MODEL.md "Bottleneck attribution") */
-    stats_bound_t why;          /* what bounded the latest returned time */
-    stats_bound_t why_accept;   /* ... and the latest write's acceptance */
-    stats_bound_t why_bus_free; /* ... and bus_free */
-};
 
 static double per_line(double bpc, double line)
 {
@@ -67,54 +53,22 @@ void dram_destroy(dram_t *d)
 
 double dram_read(dram_t *d, double t)
 {
-    double start = timing_max(t, timing_max(d->rd_free, d->bus_free));
-    if (start > t)
-        d->why = d->rd_free >= d->bus_free ? STATS_BOUND(ST_BOUND_MEM_READ_LINK) : d->why_bus_free;
-    else
-        d->why = STATS_BOUND(ST_BOUND_DRAM_LATENCY);
-    d->rd_free = start + d->rd_cpl;
-    d->bus_free = start + d->bus_cpl;
-    d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
-    return start + d->lat_rd;
+    return dram_i_read(d, t);
 }
 
 double dram_write(dram_t *d, double t, bool zero_line)
 {
-    double start = timing_max(t, d->wr_free);
-    stats_bound_t w = d->wr_free > t ? STATS_BOUND(ST_BOUND_MEM_WRITE_LINK) : STATS_BOUND_NONE;
-    double share = zero_line ? d->zero_fraction : 1.0;
-    d->wr_free = start + d->wr_cpl * share;
-    /* The controller's write queue holds `batch` lines: a write is accepted
-     * while the bus backlog is shorter than that, else it waits (this is
-     * what bounds a write stream to the bus rate). */
-    double room = d->bus_free - d->room_cycles;
-    if (start < room) {
-        start = room;
-        w = STATS_BOUND(ST_BOUND_MEM_BUS);
-    }
-    /* On the bus, writes drain in batches; each batch pays a turnaround to
-     * writes and one back to reads, spread over its lines. */
-    d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl * share + d->turn_share;
-    d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
-    d->last_accept = start;
-    d->why_accept = w;
-    double done = start + d->lat_wr;
-    if (d->wr_free > done) {
-        done = d->wr_free;
-        w = STATS_BOUND(ST_BOUND_MEM_WRITE_LINK);
-    }
-    d->why = w;
-    return done;
+    return dram_i_write(d, t, zero_line);
 }
 
 stats_bound_t dram_why(const dram_t *d)
 {
-    return d->why;
+    return dram_i_why(d);
 }
 
 stats_bound_t dram_accept_why(const dram_t *d)
 {
-    return d->why_accept;
+    return dram_i_accept_why(d);
 }
 
 stats_bound_t dram_drain_why(const dram_t *d, double t)
@@ -130,7 +84,7 @@ stats_bound_t dram_drain_why(const dram_t *d, double t)
 
 double dram_last_accept(const dram_t *d)
 {
-    return d->last_accept;
+    return dram_i_last_accept(d);
 }
 
 double dram_drain(dram_t *d, double t)

@@ -20,8 +20,11 @@
  *    write-back bandwidth into L2, and L3 miss slots (the memory link's
  *    bandwidth and the L2 miss queue bound a single core first).
  *  - It uses the cache arrays through models/cache_impl.h (the inline forms
- *    of cache.h's functions, metadata passed as fields) so that the lookups
- *    of its per-line path are inlined.
+ *    of cache.h's functions, metadata passed as fields), the miss slots
+ *    through models/mshr_impl.h and the memory path through
+ *    models/dram_impl.h, so that the lookups, slot updates and memory
+ *    requests of its per-line path are inlined; the steps of that path
+ *    (HIER_HOT) are inlined into their callers too.
  *  - Units: core cycles; bytes.
  */
 #include "models/timing.h"
@@ -33,7 +36,9 @@
 
 #include "models/cache_impl.h"
 #include "models/dram.h"
+#include "models/dram_impl.h"
 #include "models/mshr.h"
+#include "models/mshr_impl.h"
 #include "models/prefetch.h"
 
 #define PF_MAX 64
@@ -62,6 +67,11 @@ struct hier {
 };
 
 #define B(ev) STATS_BOUND(ev)
+
+/* The steps below a line's request (fills, evictions, the levels beyond
+ * L2, the L2 prefetcher), forced inline into their few callers: their
+ * calls, spills and reloads cost more than their work. */
+#define HIER_HOT static inline __attribute__((always_inline))
 
 #define after_wait hier_after_wait
 
@@ -180,7 +190,7 @@ void hier_set_contig(hier_t *h, uint64_t contig_bytes)
 static double mem_write(hier_t *h, double t, uint32_t bytes, bool zero)
 {
     count(h, ST_DRAM_WRITES, bytes);
-    return dram_write(h->dram, t, zero);
+    return dram_i_write(h->dram, t, zero);
 }
 
 /* ---- fills and evictions ------------------------------------------------ */
@@ -189,9 +199,9 @@ static double mem_write(hier_t *h, double t, uint32_t bytes, bool zero)
  * other cores' fills by t (cache_i_aged_out), it leaves now: a dirty one is
  * written back. Then it is a miss. (An inclusive L3 would also take it from
  * L1 and L2; a line there is not looked up in L3, so the model leaves it.) */
-static void l3_age(hier_t *h, uint64_t a, double t)
+static void l3_age_out(hier_t *h, uint64_t a, double t)
 {
-    if (h->foreign_per_set <= 0 || !cache_i_aged_out(h->l3, a, t, h->foreign_per_set))
+    if (!cache_i_aged_out(h->l3, a, t, h->foreign_per_set))
         return;
     cache_meta_t out;
     if (cache_i_remove(h->l3, a, &out) && out.dirty) {
@@ -200,7 +210,14 @@ static void l3_age(hier_t *h, uint64_t a, double t)
     }
 }
 
-static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
+/* l3_age_out() where other cores fill the L3 at all (no call otherwise). */
+static inline void l3_age(hier_t *h, uint64_t a, double t)
+{
+    if (!(h->foreign_per_set <= 0))
+        l3_age_out(h, a, t);
+}
+
+HIER_HOT void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 {
     cache_victim_t v = {0};
     l3_age(h, a, t);
@@ -226,9 +243,10 @@ static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
         /* Back-pressure: the L3 takes its next fill only once memory has
          * accepted this victim (a full write queue stalls the fill path, so
          * a stream of dirty victims runs at the memory's write rate). */
-        if (dram_last_accept(h->dram) > h->free32) {
-            h->free32 = dram_last_accept(h->dram);
-            stats_bound_t w = dram_accept_why(h->dram);
+        double accept = dram_i_last_accept(h->dram);
+        if (accept > h->free32) {
+            h->free32 = accept;
+            stats_bound_t w = dram_i_accept_why(h->dram);
             h->why32 = w == STATS_BOUND_NONE ? B(ST_BOUND_MEM_WRITE_LINK) : w;
         }
     }
@@ -236,7 +254,7 @@ static void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 
 /* L2 gave up victim v at t. Returns when the level below took it (t when
  * nothing moves): the L2 frees the victim's way only then. */
-static double l2_evicted(hier_t *h, cache_victim_t *v, double t)
+HIER_HOT double l2_evicted(hier_t *h, cache_victim_t *v, double t)
 {
     cache_meta_t up;
     if (cache_i_remove(h->l1, v->addr, &up) && up.dirty)
@@ -254,9 +272,9 @@ static double l2_evicted(hier_t *h, cache_victim_t *v, double t)
         }
     } else if (v->meta.dirty) {
         mem_write(h, t, h->line_bytes, false);
-        stats_bound_t w = dram_accept_why(h->dram);
+        stats_bound_t w = dram_i_accept_why(h->dram);
         h->why_way = w == STATS_BOUND_NONE ? B(ST_BOUND_MEM_WRITE_LINK) : w;
-        return timing_max(t, dram_last_accept(h->dram));
+        return timing_max(t, dram_i_last_accept(h->dram));
     }
     return t;
 }
@@ -272,8 +290,8 @@ static inline double l2_inserted(hier_t *h, cache_victim_t *v, double t)
  * may be present (then it is only marked dirty). Returns when the way it
  * takes is free: when the level below accepted the victim (back-pressure:
  * a full write path stalls the fills that need its ways), else t. */
-static double l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t,
-                      bool absent)
+HIER_HOT double l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t,
+                        bool absent)
 {
     cache_victim_t v = {0};
     if (absent) {
@@ -288,7 +306,7 @@ static double l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double
     return l2_inserted(h, &v, t);
 }
 
-static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
+HIER_HOT void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 {
     cache_victim_t v = {0};
     cache_i_insert(h->l1, a, ready, dirty, false, &v);
@@ -311,7 +329,7 @@ static void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 /* The line missed L2: find it in L3 or memory. Returns when its data (or,
  * with noread, its ownership) reaches L2; *dirty says whether it came dirty
  * out of a victim L3. */
-static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirty)
+HIER_HOT double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirty)
 {
     stats_bound_t *why = &h->wb;
     *dirty = false;
@@ -345,21 +363,21 @@ static double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirt
     if (noread)
         return t + h->lat_mem; /* ownership round trip, no data moved */
     count(h, ST_DRAM_READS, h->line_bytes);
-    double data = dram_read(h->dram, t);
-    *why = dram_why(h->dram);
+    double data = dram_i_read(h->dram, t);
+    *why = dram_i_why(h->dram);
     if (h->l3 && h->incl != MACHINE_INCL_VICTIM)
         l3_fill(h, a, false, data, t);
     return data;
 }
 
-static void l2_prefetch(hier_t *h, uint64_t a, double t)
+HIER_HOT void l2_prefetch(hier_t *h, uint64_t a, double t)
 {
     uint32_t n = pf_access(h->pf2, a, h->pfbuf, PF_MAX);
     for (uint32_t i = 0; i < n; i++) {
         uint64_t p = h->pfbuf[i];
         if (cache_i_lookup(h->l2, p, false) || cache_i_lookup(h->l1, p, false))
             continue;
-        double t2 = mshr_acquire(h->mq2, t);
+        double t2 = mshr_i_acquire(h->mq2, t);
         bool dirty;
         stats_bound_t w;
         double data = beyond_l2(h, p, t2, false, &dirty);
@@ -370,7 +388,7 @@ static void l2_prefetch(hier_t *h, uint64_t a, double t)
         if (way - data > data - t2) /* the back-pressure is the larger part */
             w = h->why_way;
         h->why_fill2 = w;
-        mshr_commit(h->mq2, timing_max(data, way));
+        mshr_i_commit(h->mq2, timing_max(data, way));
         occupy(h, 1, t2, timing_max(data, way));
         count(h, ST_L2_PREFETCH, h->line_bytes);
     }
@@ -398,7 +416,7 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
         }
     } else {
         count(h, ST_L2_MISSES, h->line_bytes);
-        double t2 = mshr_acquire(h->mq2, t);
+        double t2 = mshr_i_acquire(h->mq2, t);
         bool dirty;
         data = beyond_l2(h, a, t2, noread, &dirty);
         *why = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : STATS_BOUND_NONE, h->wb);
@@ -409,7 +427,7 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
             data = way;
         }
         h->why_fill2 = *why;
-        mshr_commit(h->mq2, data);
+        mshr_i_commit(h->mq2, data);
         occupy(h, 1, t2, data);
     }
     if (!noread)
@@ -426,14 +444,14 @@ static void l1_prefetch(hier_t *h, uint64_t a, double t)
     for (uint32_t i = 0; i < n; i++) {
         if (cache_i_lookup(h->l1, lines[i], false))
             continue;
-        double t1 = mshr_acquire(h->mq1, t);
+        double t1 = mshr_i_acquire(h->mq1, t);
         /* L2 sees (and its prefetcher trains on) L1 prefetch requests too */
         stats_bound_t w;
         double data = from_l2(h, lines[i], t1, false, true);
         w = h->w2;
         h->why_fill1 =
             after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : B(ST_BOUND_L1_PREFETCH_DISTANCE), w);
-        mshr_commit(h->mq1, data);
+        mshr_i_commit(h->mq1, data);
         occupy(h, 0, t1, data);
         l1_fill(h, lines[i], false, data, t1);
         count(h, ST_L1_PREFETCH, h->line_bytes);
@@ -457,14 +475,14 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
     }
     *hit = false;
     count(h, ST_L1_MISSES, h->line_bytes);
-    double t1 = l1_slot ? mshr_acquire(h->mq1, t) : t;
+    double t1 = l1_slot ? mshr_i_acquire(h->mq1, t) : t;
     stats_bound_t w;
     double data = from_l2(h, a, t1, how == HIER_NOREAD, h->pf2_stores);
     w = h->w2;
     w = after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : STATS_BOUND_NONE, w);
     h->why = h->why_fill1 = w;
     if (l1_slot) {
-        mshr_commit(h->mq1, data);
+        mshr_i_commit(h->mq1, data);
         occupy(h, 0, t1, data);
     }
     if (how == HIER_RFO) {
@@ -504,14 +522,14 @@ double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued)
     }
     *hit = false;
     count(h, ST_L1_MISSES, h->line_bytes);
-    double t1 = mshr_acquire(h->mq1, t);
+    double t1 = mshr_i_acquire(h->mq1, t);
     *issued = t1;
     stats_bound_t w;
     double data = from_l2(h, a, t1, false, true);
     w = h->w2;
     w = after_wait(t1 > t ? B(ST_BOUND_L1_FILL_BUFFERS) : STATS_BOUND_NONE, w);
     h->why = h->why_fill1 = w;
-    mshr_commit(h->mq1, data);
+    mshr_i_commit(h->mq1, data);
     occupy(h, 0, t1, data);
     count(h, ST_L1_FILLS_DEMAND, h->line_bytes);
     l1_fill(h, a, false, data, t1);
@@ -541,13 +559,13 @@ double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, boo
     stats_bound_t rd = STATS_BOUND_NONE;
     if (!full && !dirty && h->m->nt_partial == MACHINE_NT_PARTIAL_RMW) {
         count(h, ST_DRAM_READS, h->line_bytes);
-        t = dram_read(h->dram, t);
-        rd = dram_why(h->dram);
+        t = dram_i_read(h->dram, t);
+        rd = dram_i_why(h->dram);
     }
     /* A dirty cached copy of a partial line is merged into the write. */
     uint32_t wbytes = full || dirty ? h->line_bytes : bytes;
     double done = mem_write(h, t, wbytes, zero && full);
-    h->why = dram_why(h->dram) == STATS_BOUND_NONE ? rd : dram_why(h->dram);
+    h->why = dram_i_why(h->dram) == STATS_BOUND_NONE ? rd : dram_i_why(h->dram);
     return done;
 }
 
@@ -571,13 +589,13 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
             return accept;
         }
         count(h, ST_L2_MISSES, h->line_bytes);
-        double t2 = mshr_acquire(h->mq2, t);
+        double t2 = mshr_i_acquire(h->mq2, t);
         bool dirty;
         stats_bound_t w;
         double own = beyond_l2(h, a, t2, true, &dirty);
         w = h->wb;
         double way = l2_fill(h, a, true, false, own, t2, true);
-        mshr_commit(h->mq2, timing_max(own, way));
+        mshr_i_commit(h->mq2, timing_max(own, way));
         occupy(h, 1, t2, timing_max(own, way));
         double r = timing_max(accept, timing_max(t2, way));
         if (r > accept)

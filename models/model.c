@@ -50,6 +50,7 @@
 #include "models/hierarchy.h"
 #include "models/model_ff.h"
 #include "models/mshr.h"
+#include "models/mshr_impl.h"
 #include "models/string_op.h"
 #include "models/timing.h"
 #include "models/tlb.h"
@@ -158,12 +159,12 @@ static inline double front(model_t *md, double n)
 static inline double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero,
                                double t)
 {
-    double t_buf = mshr_acquire(q, t);
+    double t_buf = mshr_i_acquire(q, t);
     double done = hier_write_around(md->h, line, t_buf, bytes, zero);
     stats_bound_t w = (*md->hwhy);
     md->tag_pool = w == STATS_BOUND_NONE ? B(ST_BOUND_WC_BUFFERS) : w;
     md->st.count[ST_BUSY_WC_BUFFERS] += (uint64_t)(int64_t)(done - t_buf); /* whole cycles */
-    mshr_commit(q, done);
+    mshr_i_commit(q, done);
     md->t_wc_last = timing_max(md->t_wc_last, done);
     bump(md, ST_WC_LINES, 1, bytes);
     if (bytes < md->line_bytes)
@@ -242,7 +243,7 @@ static void store_line(model_t *md, const pending_line_t *pl)
     bump(md, ST_L1_ACCESSES, md->slm.accesses, pl->bytes);
 
     double ready;
-    int lvl = ws_level(&md->ws, pl->line, full, false);
+    int lvl = m->ws_enabled ? ws_level(&md->ws, pl->line, full, false) : 0; /* 0 when off */
     if (lvl)
         ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, false);
     else {
@@ -377,16 +378,9 @@ void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
     }
 }
 
-/* After a line of a long operation, with its next line at next_addr and
- * remaining_bytes left in it: exact bulk stepping when the state has been
- * proven to repeat (models/model_bulk.c); else, with fast-forward on, when
- * the blocks repeat, add what the skipped lines would have counted and move
- * time past them. Returns the bytes the caller skips. */
-static uint64_t ff_after_line(model_t *md, uint64_t next_addr, uint64_t remaining_bytes)
+/* ff_after_line() with fast-forward on. */
+static uint64_t ff_judge(model_t *md, uint64_t remaining_bytes)
 {
-    uint64_t bulk = model_bulk_after_line(md, next_addr, remaining_bytes);
-    if (bulk)
-        return bulk;
     stats_t add;
     double shift = 0;
     uint64_t lines =
@@ -399,6 +393,26 @@ static uint64_t ff_after_line(model_t *md, uint64_t next_addr, uint64_t remainin
     ws_ff_skip(&md->ws, lines);
     model_ff_resume(&md->ff, &md->st, now_cycles(md));
     return lines * md->line_bytes;
+}
+
+/* After a line of a long operation, with its next line at next_addr and
+ * remaining_bytes left in it: exact bulk stepping when the state has been
+ * proven to repeat (models/model_bulk.c); else, with fast-forward on, when
+ * the blocks repeat, add what the skipped lines would have counted and move
+ * time past them. Returns the bytes the caller skips. With fast-forward
+ * off, model_ff_after_line() only counts the line: that is done here,
+ * inline on the per-line path. */
+static inline uint64_t ff_after_line(model_t *md, uint64_t next_addr, uint64_t remaining_bytes)
+{
+    uint64_t bulk = model_bulk_after_line(md, next_addr, remaining_bytes);
+    if (bulk)
+        return bulk;
+    if (!md->ff.on) {
+        md->ff.total_lines++;
+        md->ff.op_lines++;
+        return 0;
+    }
+    return ff_judge(md, remaining_bytes);
 }
 
 /* A load whose address is the data of the dependent load before it (a
@@ -528,7 +542,7 @@ static void string_op(model_t *md, const trace_op_t *op)
             commit_after(md, t, why, 0, why);
         } else {
             bump(md, ST_L1_ACCESSES, (uint64_t)stores, piece);
-            int lvl = ws_level(&md->ws, line, full, false);
+            int lvl = m->ws_enabled ? ws_level(&md->ws, line, full, false) : 0; /* 0 when off */
             double ready;
             if (lvl) {
                 ready = hier_stream_store(md->h, line, t, (hier_level_t)lvl, op->fill == 0);

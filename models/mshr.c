@@ -11,20 +11,17 @@
  *    acquire takes its minimum and commit replaces the minimum, so any
  *    ordered structure gives the same times - this one was a binary heap.)
  *  - drain_time is tracked as the running maximum of committed completions.
+ *  - The struct, acquire and commit live in models/mshr_impl.h as static
+ *    inline code, which the hierarchy and the model include so that the
+ *    per-line path inlines them; the functions here are the same code.
  */
 #include "models/mshr.h"
+#include "models/mshr_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "models/timing.h"
-
-struct mshr {
-    uint32_t slots;
-    uint32_t head; /* ring index of the earliest completion */
-    double max_done;
-    double ring[]; /* completion times, ascending from head */
-};
 
 mshr_t *mshr_create(uint32_t slots)
 {
@@ -52,30 +49,12 @@ void mshr_reset(mshr_t *p)
 
 double mshr_acquire(const mshr_t *p, double t_request)
 {
-    double t0 = p->ring[p->head];
-    return t0 > t_request ? t0 : t_request;
+    return mshr_i_acquire(p, t_request);
 }
 
 void mshr_commit(mshr_t *p, double t_done)
 {
-    double *r = p->ring;
-    uint32_t n = p->slots;
-    /* Drop the earliest: the ring now starts one further on and its last
-     * position (the old head) is free. */
-    uint32_t hole = p->head;
-    uint32_t head = hole + 1 == n ? 0 : hole + 1;
-    p->head = head;
-    /* Move later completions up until t_done fits. */
-    for (uint32_t k = n - 1; k > 0; k--) {
-        uint32_t before = hole == 0 ? n - 1 : hole - 1;
-        if (!(r[before] > t_done))
-            break;
-        r[hole] = r[before];
-        hole = before;
-    }
-    r[hole] = t_done;
-    if (t_done > p->max_done)
-        p->max_done = t_done;
+    mshr_i_commit(p, t_done);
 }
 
 double mshr_drain_time(const mshr_t *p)

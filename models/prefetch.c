@@ -149,12 +149,47 @@ static pf_stream_t *alloc(pf_t *p)
     return v;
 }
 
+static uint32_t access_slow(pf_t *p, uint64_t line, uint64_t region, uint64_t *out, uint32_t max);
+
 uint32_t pf_access(pf_t *p, uint64_t addr, uint64_t *out, uint32_t max)
 {
     if (!p)
         return 0;
     uint64_t line = addr >> p->line_shift;
     uint64_t region = div_by(line, p->region_lines, p->region_shift);
+    pf_stream_t *s = &p->s[p->last];
+    if (!(s->valid && s->region == region && s->dir > 0 && line == s->last + 1))
+        return access_slow(p, line, region, out, max);
+    /* The common case, an ascending stream's next line in the stream hit
+     * last (find() returns it): access_slow()'s steps for it, without the
+     * searches. */
+    s->stamp = ++p->clock;
+    uint32_t hits = ++s->hits;
+    s->last = line;
+    if (hits < p->cfg.train_lines)
+        return 0;
+    uint64_t lo, hi;
+    limits(p, region, &lo, &hi);
+    uint32_t budget = p->cfg.degree_lines < max ? p->cfg.degree_lines : max;
+    uint64_t next = s->next;
+    uint64_t from = next > line ? next : line + 1;
+    uint64_t to = line + p->cfg.distance_lines;
+    if (to > hi)
+        to = hi;
+    uint32_t shift = p->line_shift;
+    uint32_t n = 0;
+    for (uint64_t l = from; l <= to && n < budget; l++)
+        out[n++] = l << shift;
+    s->next = from + n;
+    return n;
+}
+
+/* pf_access() for a line the stream hit last cannot take in one step
+ * (another region, another direction, not the next line): the search,
+ * allocation and retraining. */
+static __attribute__((noinline)) uint32_t access_slow(pf_t *p, uint64_t line, uint64_t region,
+                                                      uint64_t *out, uint32_t max)
+{
     pf_stream_t *s = find(p, line, region);
     p->clock++;
     if (!s) {
