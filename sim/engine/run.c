@@ -91,12 +91,23 @@ typedef struct run_ctx {
      * replaced by the mean of the frame ops of its kind simulated outside
      * skipped stretches. */
     bool in_call;
+    bool ff_live;                    /* a skip may still come (ff_can_skip); else nothing is kept */
     stats_t frame;                   /* frame-op deltas since blk_snap */
     stats_t fsum[RUN_FRAME_KINDS];   /* per kind: simulated frame ops' deltas */
     uint64_t fn[RUN_FRAME_KINDS];    /* ... and their number */
     uint64_t fowed[RUN_FRAME_KINDS]; /* frame ops simulated while skipping */
     stats_t factual;                 /* ... and what they did */
     bool fskip;                      /* skipping: until the next call begins */
+    /* Outside skipped stretches, the counters are read once at each frame-op
+     * boundary of a run of frame ops (where it begins, then after each op;
+     * the reading after one op is the one before the next), alternating
+     * between the two fsnap: one snapshot and one pass per op, kept only
+     * while a skip may still come. Per-kind sums need the reading between
+     * a touch and the next fault (a run is touch, then fault): a run's sum
+     * alone would split the rounding of frame_settle differently. */
+    bool frun_open;
+    uint8_t fcur; /* fsnap[fcur]: the counters at the last boundary */
+    stats_t fsnap[2];
     /* While skipping, a run of frame ops only adds to frame and factual:
      * their sum is taken once, from the model's counters at the run's first
      * op (stretch_start) to those at its end (stretch_close), not per op. */
@@ -117,6 +128,19 @@ typedef struct run_ctx {
 
 #define XS_MAX_CHECKS 32u /* failed comparisons before stepping across calls gives up */
 #define XS_RETAKES    3u  /* snapshots taken again at once after a failed comparison */
+
+/* Can ff_block skip, at this block or a later one? Once it cannot, it never
+ * can again (the periods remaining only fall), and nothing of frame,
+ * fsum or the block history is needed. */
+static bool ff_can_skip(const run_ctx_t *c)
+{
+    if (!c->ff || c->periods >= c->total_periods)
+        return false;
+    uint64_t remaining = c->total_periods - c->periods;
+    if (remaining <= c->tail_periods)
+        return false;
+    return c->streaming || remaining - c->tail_periods >= c->periods_per_loop;
+}
 
 /* After a block of periods: if the last FF_HIST blocks agree on every
  * counter and on time, skip to the tail. Returns the periods to skip. */
@@ -228,6 +252,32 @@ static int frame_kind(uint8_t kind)
     }
 }
 
+/* A frame op outside skipped stretches has run: its delta since the last
+ * boundary goes to frame and to its kind's sum (see run_ctx_t.fsnap). */
+static void frame_count(run_ctx_t *c, int k)
+{
+    const stats_t *prev = &c->fsnap[c->fcur];
+    c->fcur ^= 1;
+    stats_t *now = &c->fsnap[c->fcur];
+    model_stats(c->md, now);
+    if (c->fskip) { /* a kind without a mean yet counts as itself */
+        for (int e = 0; e < ST_EVENT_COUNT; e++) {
+            c->frame.count[e] += now->count[e] - prev->count[e];
+            c->frame.bytes[e] += now->bytes[e] - prev->bytes[e];
+        }
+        return;
+    }
+    stats_t *sum = &c->fsum[k];
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        uint64_t dc = now->count[e] - prev->count[e], db = now->bytes[e] - prev->bytes[e];
+        c->frame.count[e] += dc;
+        c->frame.bytes[e] += db;
+        sum->count[e] += dc;
+        sum->bytes[e] += db;
+    }
+    c->fn[k]++;
+}
+
 /* The model's trace sink, through which the runner sees which ops fall
  * outside kernel calls (see run_ctx_t.frame). */
 static int run_sink(void *vctx, const trace_op_t *op)
@@ -239,22 +289,29 @@ static int run_sink(void *vctx, const trace_op_t *op)
         c->in_call = true;
     }
     int k = c->ff && c->roi_started && !c->in_call ? frame_kind(op->kind) : -1;
-    bool lazy = k >= 0 && c->fskip && c->fn[k] > 0;
-    if (!lazy)
-        stretch_close(c);
     if (k < 0) {
+        stretch_close(c);
+        c->frun_open = false;
         int rc = model_op(c->md, op);
         if (op->kind == TRACE_CALL_END)
             c->in_call = false;
         return rc;
     }
-    if (lazy && !c->stretch_open) {
-        model_stats(c->md, &c->stretch_start);
-        c->stretch_open = true;
+    bool lazy = c->fskip && c->fn[k] > 0;
+    bool count = !lazy && c->ff_live; /* (else nothing reads frame any more) */
+    if (lazy) {
+        if (!c->stretch_open) {
+            model_stats(c->md, &c->stretch_start);
+            c->stretch_open = true;
+        }
+        c->frun_open = false;
+    } else {
+        stretch_close(c);
+        if (count && !c->frun_open) {
+            model_stats(c->md, &c->fsnap[c->fcur]);
+            c->frun_open = true;
+        }
     }
-    stats_t before, after, d;
-    if (!lazy)
-        model_stats(c->md, &before);
     int rc = model_op(c->md, op);
     if (op->kind == TRACE_STORE) {
         /* Let the model finish the store's line now rather than at the next
@@ -262,17 +319,10 @@ static int run_sink(void *vctx, const trace_op_t *op)
         trace_op_t end = {.kind = TRACE_CALL_END};
         model_op(c->md, &end);
     }
-    if (lazy) {
+    if (lazy)
         c->fowed[k]++;
-        return rc;
-    }
-    model_stats(c->md, &after);
-    stats_sub(&d, &after, &before);
-    stats_add(&c->frame, &d);
-    if (!c->fskip) { /* (skipping, a kind with a mean was lazy above) */
-        stats_add(&c->fsum[k], &d);
-        c->fn[k]++;
-    }
+    else if (count)
+        frame_count(c, k);
     return rc;
 }
 
@@ -382,6 +432,7 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
 {
     run_ctx_t *c = vctx;
     stretch_close(c);
+    c->frun_open = false; /* a mark may change the counters */
     switch (mark) {
     case WL_MARK_ROI_BEGIN:
         /* the timer is read once the warm-up has completed: its loads and
@@ -393,28 +444,32 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
         memset(&c->frame, 0, sizeof(c->frame));
         c->roi_started = true;
         break;
-    case WL_MARK_PERIOD:
+    case WL_MARK_PERIOD: {
         c->periods++;
         if ((c->periods & 63) == 0)
             progress_update(c->progress, c->periods);
         if ((c->xs[0].on || c->xs[1].on) && c->roi_started) {
-            uint64_t n = xs_period(c);
-            if (n) {
-                c->periods += n;
+            uint64_t x = xs_period(c);
+            if (x) {
+                c->periods += x;
                 /* the statistical fast-forward starts its blocks again */
                 model_stats(c->md, &c->blk_snap);
                 memset(&c->frame, 0, sizeof(c->frame));
                 c->nhist = 0;
                 c->in_block = 0;
+                c->ff_live = c->ff_live && ff_can_skip(c);
                 progress_update(c->progress, c->periods);
-                return n | WL_SKIP_ALL;
+                return x | WL_SKIP_ALL;
             }
         }
-        if (c->ff && ++c->in_block >= c->block_periods) {
+        uint64_t n = 0;
+        if (c->ff_live && ++c->in_block >= c->block_periods) {
             c->in_block = 0;
-            return ff_block(c);
+            n = ff_block(c);
         }
-        break;
+        c->ff_live = c->ff_live && ff_can_skip(c);
+        return n;
+    }
     case WL_MARK_LOOP:
         break;
     }
@@ -459,6 +514,7 @@ static void ff_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool 
         c->tail_periods = 2;
     if (!c->streaming && c->tail_periods < c->periods_per_loop)
         c->tail_periods = c->periods_per_loop; /* at least the last loop, exactly */
+    c->ff_live = ff_can_skip(c);
 }
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
