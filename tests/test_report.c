@@ -163,6 +163,7 @@ static void test_json_contract(void **state)
         "bytes_per_sec",
         "extrapolated",
         "error_bound",
+        "bulk_lines",
         "counters",
         "traffic",
     };

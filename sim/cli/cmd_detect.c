@@ -122,6 +122,40 @@ static void command_line(int argc, char **argv, char *buf, size_t len)
     }
 }
 
+/* --figures: the figures were measured on the host their file names, not
+ * necessarily this one; that host's identity, features, caches and clock
+ * choose the base machine and go into the fit (this host's own detection
+ * would pick another base, e.g. a Zen 5 file for a Zen 3 guest's figures). */
+static int figures_host(host_info_t *h, const char *path, char *err, size_t errlen)
+{
+    machine_t *m = cfg_machine_load(path, err, errlen);
+    if (!m)
+        return -1;
+    h->isa = m->isa;
+    snprintf(h->vendor, sizeof h->vendor, "%s", m->vendor);
+    h->family = m->family;
+    h->model = m->model;
+    snprintf(h->model_name, sizeof h->model_name, "%s", m->model_name);
+    h->features = m->features;
+    h->core_ghz = m->freq_ghz;
+    const machine_cache_t *lv[3] = {&m->l1, &m->l2, &m->l3};
+    h->n_caches = 0;
+    for (uint32_t i = 0; i < 3 && h->n_caches < HOST_CACHES_MAX; i++) {
+        if (!lv[i]->present && i == 2)
+            continue;
+        host_cache_t *c = &h->caches[h->n_caches++];
+        memset(c, 0, sizeof *c);
+        c->level = i + 1;
+        snprintf(c->type, sizeof c->type, "%s", i ? "Unified" : "Data");
+        c->size_bytes = lv[i]->size_bytes;
+        c->ways = lv[i]->ways;
+        c->line_bytes = lv[i]->line_bytes;
+        c->sets = lv[i]->sets;
+    }
+    cfg_machine_destroy(m);
+    return 0;
+}
+
 /* detect --measure: the suite, the fit, the file. */
 static char *measure_text(const host_info_t *h, const detect_args_t *a, const char *name,
                           const char *base_path, const char *why, int argc, char **argv, char *err,
@@ -196,6 +230,10 @@ int cmd_detect_main(int argc, char **argv)
         goto out;
     }
     h->core_ghz = host_measure_core_ghz(24);
+    if (a.measure && a.figures && figures_host(h, a.figures, err, sizeof err) != 0) {
+        errorf("%s", err);
+        goto out;
+    }
     if (base) {
         char cerr[512] = "";
         if (cfg_machine_resolve(base, path, sizeof path, cerr, sizeof cerr) != 0) {

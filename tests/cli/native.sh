@@ -15,7 +15,7 @@ import json, math, re, sys
 doc = json.load(open(sys.argv[1]))
 keys = ["machine", "set", "machine_file_sha256", "clearsim_version", "workload", "function", "caller", "fault", "preempt", "page_bytes",
         "base_page_bytes", "thp", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
-        "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic",
+        "seconds", "bytes_per_sec", "extrapolated", "error_bound", "bulk_lines", "counters", "traffic",
         "native"]
 assert list(doc) == keys, list(doc)
 assert doc["machine"] == "host" and doc["workload"] == "memset"

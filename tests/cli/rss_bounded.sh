@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Peak memory does not depend on the simulated size: the simulator never allocates the region
 # it simulates. Each pair of runs differs only in size (64x apart); the larger one's peak RSS
-# (ru_maxrss of the child, from wait4) may exceed the smaller one's by at most 4 MiB, and no
-# run may exceed 64 MiB (the issue's bound for the bundled machines' caches). Not timed.
+# (ru_maxrss of the child, from wait4) may exceed the smaller one's by at most 12 MiB: 4 MiB,
+# plus the snapshot that exact bulk stepping takes of the caches once an operation or a run is
+# long enough (models/model_bulk.c: about 9 bytes per cached line, so 5 MiB for these machines'
+# 34 MiB of cache, and the same for any size past that), and no run may exceed 64 MiB (the
+# issue's bound for the bundled machines' caches). Not timed.
 # Under ASan (a Sanitize build) the absolute bound is not checked (shadow memory and the
 # allocator's quarantine add their own); the comparison between sizes still is.
 source "$(dirname "$0")/common.bash"
@@ -15,7 +18,7 @@ python3 - "$CLEARSIM_BIN" "$SAN" <<'EOF' || fail "peak RSS depends on the simula
 import os, subprocess, sys
 
 binary, sanitized = sys.argv[1], sys.argv[2] == "1"
-MARGIN_KB, LIMIT_KB = 4 * 1024, (1 << 60) if sanitized else 64 * 1024
+MARGIN_KB, LIMIT_KB = 12 * 1024, (1 << 60) if sanitized else 64 * 1024
 
 def peak_kb(args):
     p = subprocess.Popen([binary, "run"] + args + ["--format", "csv", "-q"],

@@ -14,7 +14,7 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 keys = ["machine", "set", "machine_file_sha256", "clearsim_version", "workload", "function", "caller", "fault", "preempt", "page_bytes",
         "base_page_bytes", "thp", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
-        "seconds", "bytes_per_sec", "extrapolated", "error_bound", "counters", "traffic", "bound_by"]
+        "seconds", "bytes_per_sec", "extrapolated", "error_bound", "bulk_lines", "counters", "traffic", "bound_by"]
 assert list(doc) == keys, list(doc)
 b = doc["bound_by"]
 assert isinstance(b, dict) and list(b) == ["resource", "label", "share"], b
