@@ -329,11 +329,11 @@ enum { SNAP_DIRTY = 1, SNAP_PF = 2, SNAP_LIVE = 4 };
 
 struct cache_snap {
     uint32_t sets;
-    uint64_t n, cap;   /* entries kept, room */
-    uint64_t *tags;    /* line numbers, set by set, most recently used first */
-    uint8_t *flags;    /* SNAP_* */
-    uint16_t *per_set; /* valid lines of each set */
-    double *live;      /* ready times not past, in entry order */
+    uint64_t n, cap, cap_flags; /* entries kept, room for tags and for flags */
+    uint64_t *tags;             /* line numbers, set by set, most recently used first */
+    uint8_t *flags;             /* SNAP_* */
+    uint16_t *per_set;          /* valid lines of each set */
+    double *live;               /* ready times not past, in entry order */
     uint64_t nlive, cap_live;
 };
 
@@ -402,14 +402,9 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
         if (!s->per_set)
             goto fail;
     }
-    if (snap_grow((void **)&s->tags, &s->cap, c->nvalid, sizeof(uint64_t)))
+    if (snap_grow((void **)&s->tags, &s->cap, c->nvalid, sizeof(uint64_t)) ||
+        snap_grow((void **)&s->flags, &s->cap_flags, c->nvalid, 1))
         goto fail;
-    if (s->cap > 0) {
-        uint8_t *f = realloc(s->flags, (size_t)s->cap);
-        if (!f)
-            goto fail;
-        s->flags = f;
-    }
     s->n = s->nlive = 0;
     uint32_t order[256];
     for (uint64_t set = 0; set < c->sets; set++) {
@@ -512,6 +507,16 @@ cache_t *cache_clone(const cache_t *c)
     cache_t *n = (cache_t *)mem;
     n->blocks = mem + head;
     return n;
+}
+
+bool cache_copy(cache_t *dst, const cache_t *src)
+{
+    if (dst->sets != src->sets || dst->block_bytes != src->block_bytes)
+        return false;
+    size_t head = (sizeof(cache_t) + 63) & ~(size_t)63;
+    memcpy(dst, src, head + (size_t)src->sets * src->block_bytes);
+    dst->blocks = (uint8_t *)dst + head;
+    return true;
 }
 
 bool cache_holds_range(const cache_t *c, uint64_t lo_line, uint64_t hi_line)

@@ -1,15 +1,16 @@
 /*
- * model_bulk.c - exact bulk stepping of periodic streams inside one long
- * operation (docs/MODEL.md "Exact bulk stepping").
+ * model_bulk.c - exact bulk stepping of periodic streams, inside one long
+ * operation and (through model_snap_*, driven by sim/engine/run.c) across
+ * kernel calls (docs/MODEL.md "Exact bulk stepping").
  *
  * Notes
  *  - A long store, string or line-zeroing run over memory far larger than
  *    the caches reaches a state that repeats: one period of P lines later
  *    the caches hold the same lines moved P lines on, in the same recency
- *    order with the same dirty and prefetched bits; the prefetch streams,
- *    the TLB, the miss-slot and write-combining queues, memory's servers,
- *    the commit ring and every timeline are the same moved by the period's
- *    time; write streaming is in the same state. The model is
+ *    order with the same dirty and prefetched bits; the prefetch streams
+ *    (matched by age order), the miss-slot and write-combining queues,
+ *    memory's servers, the commit ring and every timeline are the same
+ *    moved by the period's time; write streaming is in the same phase. The model is
  *    deterministic, so from such a state every later period does exactly
  *    what the last one did. Applying N periods at once is then exact: each
  *    counter gains N times the period's delta, every line of the stream's
@@ -21,11 +22,16 @@
  *    here). Times compare as timing_same says: relative to each state's
  *    issue time (times before it are past and cannot matter), within the
  *    rounding of times of that size.
+ *  - The TLB is judged by its log instead (tlb_replay): the period's
+ *    translations, with their hits and misses, are replayed for every
+ *    period stepped on a copy, each moved by whole pages, and must hit or
+ *    miss alike; a move that is not whole pages must stay on one page.
  *  - P is the largest set count of the cache levels (all powers of two), so
- *    a move keeps every line in its set, and at least a prefetch region and
- *    a TLB set span, so that regions and TLB sets move whole.
- *  - Which lines move: those in the operation's own range [start, end);
- *    any other line (another buffer's, code's) must stay where it was.
+ *    a move keeps every line in its set, and at least the commit ring; a
+ *    prefetch region that P is not a multiple of is never moved (pf_same).
+ *  - Which lines move: those in the operation's (or workload's) own range
+ *    [start, end); any other line (another buffer's, code's) must stay
+ *    where it was, as must a whole level the stream does not fill.
  *  - Snapshots are taken at op lines P and 2P (a stream that allocates
  *    nothing repeats at once), then once this op's lines alone can fill
  *    every level (before that, the lines the caches held before it are
@@ -52,10 +58,9 @@
 
 #include "models/model_impl.h"
 
-#define BULK_TOL_ULPS         1024.0     /* timing_same's tolerance, in DBL_EPSILON x |time| */
-#define BULK_MAX_PERIOD_LINES (1u << 22) /* a TLB span longer than this is pinned instead */
-#define BULK_MAX_CHECKS       16u        /* failed comparisons before an op gives up */
-#define BULK_MAX_REPLAY       (1u << 26) /* TLB translations replayed at most per step */
+#define BULK_TOL_ULPS   1024.0     /* timing_same's tolerance, in DBL_EPSILON x |time| */
+#define BULK_MAX_CHECKS 16u        /* failed comparisons before an op gives up */
+#define BULK_MAX_REPLAY (1u << 26) /* TLB translations replayed at most per step */
 
 /* A snapshot of the whole model state (what decides what it does next),
  * with the counters at that point. */
@@ -89,6 +94,10 @@ struct model_bulk {
     uint64_t snap_lines; /* the snapshot's op_lines ... */
     uint64_t snap_addr;  /* ... and its next line */
     model_snap_t snap;
+    /* tlb_replay's scratch, kept: a copy of the TLB and of a period's log */
+    cache_t *tlb_copy;
+    uint64_t *log_copy;
+    uint64_t log_copy_cap;
     /* reported (between operations too) */
     uint64_t stepped_lines, checks, matches;
 };
@@ -146,6 +155,8 @@ void model_bulk_destroy(model_bulk_t *b)
     if (!b)
         return;
     snap_free(&b->snap);
+    cache_destroy(b->tlb_copy);
+    free(b->log_copy);
     free(b);
 }
 
@@ -334,32 +345,55 @@ static bool tlb_replay(model_t *md, const model_snap_t *b, uint64_t n, uint64_t 
         return true;
     bool pinned;
     uint64_t dp = tlb_dpages(md, dlines, &pinned);
-    const uint64_t *log = md->tlb.log + b->tlb_log_start;
     uint64_t len = md->tlb.log_n - b->tlb_log_start;
     if (len == 0)
         return true;
     if (pinned || (double)len * (double)n > BULK_MAX_REPLAY)
         return false;
-    cache_t *c = cache_clone(md->tlb.c);
-    if (!c)
-        return false;
+    model_bulk_t *bb = md->bulk;
+    if (!bb->tlb_copy || !cache_copy(bb->tlb_copy, md->tlb.c)) {
+        cache_destroy(bb->tlb_copy);
+        bb->tlb_copy = cache_clone(md->tlb.c);
+        if (!bb->tlb_copy)
+            return false;
+    }
+    if (len > bb->log_copy_cap) {
+        uint64_t *q = realloc(bb->log_copy, (size_t)len * sizeof(uint64_t));
+        if (!q)
+            return false;
+        bb->log_copy = q;
+        bb->log_copy_cap = len;
+    }
+    cache_t *c = bb->tlb_copy;
+    uint64_t *log = bb->log_copy;
+    /* a copy: the replayed translations go on the log too, for a snapshot
+     * of a longer period that holds it (across calls, around this op) */
+    memcpy(log, md->tlb.log + b->tlb_log_start, (size_t)len * sizeof(uint64_t));
+    uint64_t mark = md->tlb.log_n;
+    bool ok = true;
     uint64_t pb = md->tlb.page_bytes;
-    for (uint64_t k = 1; k <= n; k++) {
+    for (uint64_t k = 1; k <= n && ok; k++) {
         for (uint64_t i = 0; i < len; i++) {
-            uint64_t a = ((log[i] >> 1) + k * dp) * pb;
-            bool missed = cache_lookup(c, a, true) == NULL;
+            uint64_t page = (log[i] >> 1) + k * dp;
+            bool missed = cache_lookup(c, page * pb, true) == NULL;
             if (missed) {
                 cache_meta_t meta = {0};
                 cache_victim_t v;
-                cache_insert(c, a, &meta, &v);
+                cache_insert(c, page * pb, &meta, &v);
             }
             if (missed != (log[i] & 1)) {
-                cache_destroy(c);
-                return false;
+                ok = false;
+                break;
             }
+            if (md->tlb.log_users > 1)
+                tlb_log_add(&md->tlb, page, missed);
         }
     }
-    cache_destroy(md->tlb.c);
+    if (!ok) {
+        md->tlb.log_n = mark; /* (nothing was applied) */
+        return false;
+    }
+    bb->tlb_copy = md->tlb.c; /* the old TLB is the next scratch */
     md->tlb.c = c;
     md->tlb.last_page += n * dp;
     return true;
