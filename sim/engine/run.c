@@ -118,16 +118,21 @@ typedef struct run_ctx {
     uint64_t skipped_periods;
     double err;
     /* Exact bulk stepping across calls (models/model.h model_snap_*), at
-     * two levels: xs[0] over the run's units (chunks, folios, or whole
-     * loops of one footprint), xs[1] over the extents inside one folio. */
-    xs_level_t xs[2];
+     * three levels: xs[0] over the run's units (chunks, folios, or whole
+     * loops of one footprint), xs[1] over the extents inside one folio,
+     * xs[2] over xs[0]'s units by whole TLB pages (the kernel's direct map
+     * is 1 GiB pages: xs[0]'s shorter moves must stop at each page end,
+     * where a new page is translated; a move by whole pages need not). */
+    xs_level_t xs[3];
     uint64_t xs_lo, xs_hi;  /* the workload's addresses */
     uint64_t xs_loop_lines; /* lines one loop of a footprint covers */
     uint64_t xs_lines;      /* lines stepped over in place (xs[0] of a footprint) */
+    bool xs_prefer;         /* stepping goes before the statistical skip (xs_holds) */
 } run_ctx_t;
 
-#define XS_MAX_CHECKS 32u /* failed comparisons before stepping across calls gives up */
-#define XS_RETAKES    3u  /* snapshots taken again at once after a failed comparison */
+#define XS_MAX_CHECKS         32u /* failed comparisons before stepping across calls gives up */
+#define XS_RETAKES            3u  /* snapshots taken again at once after a failed comparison */
+#define XS_PREFER_FOLIO_BYTES (64u << 10) /* folios this small: stepping first (xs_holds) */
 
 /* Can ff_block skip, at this block or a later one? Once it cannot, it never
  * can again (the periods remaining only fall), and nothing of frame,
@@ -326,6 +331,22 @@ static int run_sink(void *vctx, const trace_op_t *op)
     return rc;
 }
 
+/* The statistical fast-forward waits while stepping across calls may still
+ * step, where that is the faster of the two: mappings of small folios,
+ * whose faults and touches the statistical skip still simulates one by
+ * one (a stepped period emits none). Elsewhere it is the other way round
+ * (a stepped level still simulates each loop's, or each 1 GiB folio's,
+ * warm-up), and stepping takes what the statistical skip leaves. */
+static bool xs_holds(const run_ctx_t *c)
+{
+    if (!c->xs_prefer)
+        return false;
+    for (int k = 0; k < 3; k++)
+        if (c->xs[k].on && c->xs[k].next_snap != UINT64_MAX)
+            return true;
+    return false;
+}
+
 /* A level starts again (a loop or folio begins): its snapshot goes. */
 static void xs_restart(run_ctx_t *c, xs_level_t *x)
 {
@@ -345,6 +366,8 @@ static uint64_t xs_level(run_ctx_t *c, xs_level_t *x, uint64_t pos, uint64_t lef
     if (x->next_snap == UINT64_MAX)
         return 0;
     uint64_t u = x->units;
+    if (x->snap_at != UINT64_MAX && pos > x->snap_at + u)
+        x->snap_at = UINT64_MAX; /* a step of another level went past it */
     if (x->snap_at != UINT64_MAX && pos == x->snap_at + u) {
         x->snap_at = UINT64_MAX;
         uint64_t n = left / u;
@@ -397,17 +420,23 @@ static uint64_t xs_level(run_ctx_t *c, xs_level_t *x, uint64_t pos, uint64_t lef
 static uint64_t xs_period(run_ctx_t *c)
 {
     uint64_t ppl = c->periods_per_loop, done = c->periods, got = 0;
-    xs_level_t *x = &c->xs[0], *y = &c->xs[1];
+    xs_level_t *x = &c->xs[0], *y = &c->xs[1], *z = &c->xs[2];
     uint64_t lo = c->xs_lo, hi = c->xs_hi;
     if (x->on) {
         uint64_t up = x->unit_periods;
         if (x->move_bytes) {
             uint64_t in_loop = done % ppl;
-            if (in_loop == 0)
+            if (in_loop == 0) {
                 xs_restart(c, x); /* a loop ends: start again in the next */
-            else if (in_loop % up == 0)
-                got = xs_level(c, x, in_loop / up, (ppl - in_loop) / up,
-                               lo + in_loop / up * x->unit_bytes, lo, hi, x->units * up);
+                xs_restart(c, z);
+            } else if (in_loop % up == 0) {
+                uint64_t pos = in_loop / up, left = (ppl - in_loop) / up;
+                uint64_t addr = lo + pos * x->unit_bytes;
+                if (z->on && (got = xs_level(c, z, pos, left, addr, lo, hi, z->units * up)))
+                    xs_restart(c, x); /* (its snapshot is from before the move) */
+                else
+                    got = xs_level(c, x, pos, left, addr, lo, hi, x->units * up);
+            }
         } else if (done % ppl == 0) {
             got = xs_level(c, x, done / ppl, (c->total_periods - done) / ppl, lo, lo, hi,
                            x->units * ppl);
@@ -448,7 +477,7 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
         c->periods++;
         if ((c->periods & 63) == 0)
             progress_update(c->progress, c->periods);
-        if ((c->xs[0].on || c->xs[1].on) && c->roi_started) {
+        if ((c->xs[0].on || c->xs[1].on || c->xs[2].on) && c->roi_started) {
             uint64_t x = xs_period(c);
             if (x) {
                 c->periods += x;
@@ -463,7 +492,7 @@ static uint64_t on_mark(void *vctx, wl_mark_t mark)
             }
         }
         uint64_t n = 0;
-        if (c->ff_live && ++c->in_block >= c->block_periods) {
+        if (c->ff_live && !xs_holds(c) && ++c->in_block >= c->block_periods) {
             c->in_block = 0;
             n = ff_block(c);
         }
@@ -532,9 +561,10 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
  * its extents), the units and the moves; anything else (a last chunk of
  * another size, a THP tail of base pages, a bench kernel) is simulated
  * period by period. */
-static void xs_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool on)
+static void xs_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, uint64_t tlb_page,
+                     bool on)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         c->xs[k].on = false;
         c->xs[k].snap_at = c->xs[k].next_snap = UINT64_MAX;
     }
@@ -548,6 +578,7 @@ static void xs_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool 
             return;
         up = c->periods_per_loop / (s->size_bytes / f0);
         ub = f0;
+        c->xs_prefer = f0 <= XS_PREFER_FOLIO_BYTES;
         /* extents of one size inside the folio, in address order */
         uint64_t cap = s->extent_cap_bytes ? s->extent_cap_bytes : CALLER_DEFAULT_EXTENT_CAP_BYTES;
         if (s->caller == WL_CALLER_EXTENT && up > 1 && f0 % cap == 0 && f0 / cap == up)
@@ -580,6 +611,16 @@ static void xs_setup(run_ctx_t *c, const machine_t *m, const wl_spec_t *s, bool 
     }
     x->next_snap = x->units;
     x->on = true;
+    if (x->move_bytes && tlb_page > x->move_bytes) {
+        uint64_t per = x->move_bytes / gcd_u64(x->move_bytes, tlb_page) * tlb_page; /* lcm */
+        xs_level_t *z = &c->xs[2];
+        *z = *x;
+        z->units = per / ub;
+        z->move_bytes = per;
+        z->warm_units = x->warm_units > z->units ? x->warm_units : z->units;
+        z->next_snap = z->units;
+        z->on = per % ub == 0 && c->periods_per_loop / up > 2 * z->units;
+    }
     if (extent && c->streaming) {
         xs_level_t *y = &c->xs[1];
         y->unit_periods = 1;
@@ -649,7 +690,11 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     ff_setup(&ctx, m, spec, !opts->exact);
     model_set_fast_forward(md, !opts->exact);
     model_set_bulk(md, !opts->no_bulk);
-    xs_setup(&ctx, m, spec, !opts->no_bulk);
+    xs_setup(&ctx, m, spec,
+             wl_base_kind(spec->kind) == WL_MMAP ? RUN_DIRECT_MAP_PAGE_BYTES
+             : spec->page_bytes                  ? spec->page_bytes
+                                                 : 4096,
+             !opts->no_bulk);
     ctx.progress = progress_create("simulating", ctx.total_periods, opts->progress);
     trace_t *t = trace_create(run_sink, &ctx, true);
     if (!t) {
@@ -665,8 +710,8 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     trace_destroy(t);
     progress_destroy(ctx.progress);
     if (rc) {
-        model_snap_destroy(ctx.xs[0].snap);
-        model_snap_destroy(ctx.xs[1].snap);
+        for (int k = 0; k < 3; k++)
+            model_snap_destroy(ctx.xs[k].snap);
         model_destroy(md);
         return -1;
     }
@@ -699,8 +744,8 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     uint64_t checks, matches;
     model_bulk_report(md, &out->bulk_lines, &checks, &matches);
     out->bulk_lines += ctx.xs_lines;
-    model_snap_destroy(ctx.xs[0].snap);
-    model_snap_destroy(ctx.xs[1].snap);
+    for (int k = 0; k < 3; k++)
+        model_snap_destroy(ctx.xs[k].snap);
     map_counters(m, out);
     model_destroy(md);
     return 0;

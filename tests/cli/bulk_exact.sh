@@ -3,8 +3,9 @@
 # machine, every clearing function it has clears 96 MiB in one call (bulk stepping inside one
 # operation), and three workloads step across kernel calls (a 512 MiB memset in 1 MiB chunks; an
 # mmap of 512 MiB in 2 MiB folios, page by page; 4 MiB cleared 24 times: the same footprint
-# each loop). Each runs with --exact (bulk stepping on) and with --exact --no-bulk (every line
-# simulated, the reference path), and the two results must agree:
+# each loop); two mappings of 3 GiB also step by whole 1 GiB pages. Each runs with --exact
+# (bulk stepping on) and with --exact --no-bulk (every line simulated, the reference path), and
+# the two results must agree:
 #  - every counter and traffic figure identically (integers);
 #  - cycles within one (the time agrees within rounding; its rounding to whole cycles may not),
 #    seconds and GB/s within a relative 1e-8 (they follow the cycles);
@@ -62,6 +63,9 @@ for m in machines:
     cases.append([m["name"], "-s", "512MB", "-k", "1MB"])
     cases.append([m["name"], "--workload", "mmap", "-s", "512MB", "-p", "2MB", "--caller", "page"])
     cases.append([m["name"], "-s", "4MB", "-l", "24"])
+# moves by whole 1 GiB direct-map pages (run.c's third level), past two page ends
+cases.append(["zen3-epyc-7j13", "--workload", "mmap", "-s", "3GB", "-p", "2MB", "--caller", "page"])
+cases.append(["graviton3", "--workload", "mmap", "-s", "3GB", "-p", "4KB"])
 
 bad = stepped = compared = 0
 for c in cases:
