@@ -94,7 +94,8 @@ static void free_args(int argc, char **argv)
 static void check_point(const run_point_t *r, bool need_machine)
 {
     const wl_spec_t *s = &r->spec;
-    check(!need_machine || r->machine[0] != '\0');
+    /* (-f help lists the functions: it needs no machine) */
+    check(!need_machine || r->machine[0] != '\0' || r->function_help);
     check(s->size_bytes >= 1 && s->size_bytes <= OPTVAL_SIZE_MAX_BYTES);
     check(s->chunk_bytes <= s->size_bytes);
     check(s->loops >= 1 && s->fill <= 255);
@@ -132,7 +133,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (rc == CLI_OK) {
         check_point(&r1.point, true);
-        for (int i = 0; i < 2; i++) {
+        /* -f all / -f help: the command runs or lists every function */
+        for (int i = 0; i < 2 && !r1.point.function_all && !r1.point.function_help; i++) {
             if (!machines[i])
                 continue;
             r2 = r1;
