@@ -349,7 +349,7 @@ void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total
     *error_bound = md->ff.err;
 }
 
-void model_shift_time(model_t *md, double dt)
+void model_shift_core_time(model_t *md, double dt)
 {
     md->t_front += dt;
     md->t_issue += dt;
@@ -362,8 +362,13 @@ void model_shift_time(model_t *md, double dt)
     mshr_shift_time(md->wc, dt);
     if (md->lzq != md->wc)
         mshr_shift_time(md->lzq, dt);
-    hier_shift_time(md->h, dt);
     md->ff.tsnap += dt;
+}
+
+void model_shift_time(model_t *md, double dt)
+{
+    model_shift_core_time(md, dt);
+    hier_shift_time(md->h, dt);
 }
 
 void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)

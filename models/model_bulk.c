@@ -408,12 +408,6 @@ static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_wind
     double dt = (double)n * (md->t_issue - b->t_issue);
     uint64_t dl = n * w->dlines;
     model_add_stats(md, &d, n);
-    md->t_front += dt;
-    md->t_issue += dt;
-    md->t_commit_last += dt;
-    md->t_wc_last += dt;
-    md->t_dep += dt;
-    md->t_load_done += dt;
     /* the ring: the lines committed move on by n periods' worth */
     uint64_t dseq = n * (md->seq - b->seq);
     if (dseq % RING_LINES) {
@@ -426,19 +420,14 @@ static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_wind
         memcpy(md->ring, r, sizeof r);
         memcpy(md->ring_tag, rt, sizeof rt);
     }
-    for (uint32_t i = 0; i < RING_LINES; i++)
-        md->ring[i] += dt;
     md->seq += dseq;
-    mshr_shift_time(md->wc, dt);
-    if (md->lzq != md->wc)
-        mshr_shift_time(md->lzq, dt);
+    model_shift_core_time(md, dt);
     hier_move(md->h, &mv->h, dl, w->lo, w->hi, dt);
     if (mv->ws)
         ws_ff_skip(&md->ws, dl);
     if (md->pl.valid && md->pl.line / md->line_bytes >= w->lo &&
         md->pl.line / md->line_bytes < w->hi)
         md->pl.line += dl * md->line_bytes;
-    md->ff.tsnap += dt;
     /* bound.*: their sum is the rounded time (advance); a period's time is
      * not whole cycles, so n periods' deltas can miss it by up to n cycles,
      * which go to (or come from) the period's largest bound. */
@@ -454,6 +443,21 @@ static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_wind
     md->bound_assigned += (uint64_t)diff;
 }
 
+/* Lines from `line` that a move by dlines keeps exact: to the end of the
+ * prefetch block or TLB page it cannot move (UINT64_MAX: no such end). */
+static uint64_t room_lines(const model_t *md, uint64_t line, uint64_t dlines)
+{
+    uint64_t room = hier_bulk_room(md->h, line, dlines);
+    bool pinned;
+    tlb_dpages(md, dlines, &pinned);
+    if (pinned) {
+        uint64_t pl = md->tlb.page_bytes / md->line_bytes;
+        uint64_t r = pl ? (line / pl + 1) * pl - line : 0;
+        room = r < room ? r : room;
+    }
+    return room;
+}
+
 /* How many periods a proven move may apply from the line at next_addr with
  * rem lines left: never into the tail, past a write-streaming threshold,
  * or out of a prefetch block or TLB page a move would not keep (the next
@@ -466,15 +470,7 @@ static uint64_t plan_steps(const model_t *md, const model_bulk_t *b, uint64_t ne
     uint64_t ws_room = ws_ff_max_lines(&md->ws);
     if (ws_room != UINT64_MAX && ws_room / p < n)
         n = ws_room / p;
-    uint64_t line = next_addr / lb;
-    uint64_t room = hier_bulk_room(md->h, line, p);
-    bool pinned;
-    tlb_dpages(md, p, &pinned);
-    if (pinned) {
-        uint64_t pl = md->tlb.page_bytes / lb;
-        uint64_t r = pl ? (line / pl + 1) * pl - line : 0;
-        room = r < room ? r : room;
-    }
+    uint64_t room = room_lines(md, next_addr / lb, p);
     if (room != UINT64_MAX) {
         uint64_t fit = room / p > 0 ? room / p - 1 : 0;
         n = fit < n ? fit : n;
@@ -592,15 +588,7 @@ uint64_t model_snap_room_bytes(model_t *md, uint64_t next_addr, uint64_t dbytes)
     uint64_t lb = md->line_bytes;
     if (!dbytes || dbytes % lb)
         return 0;
-    uint64_t dlines = dbytes / lb, line = next_addr / lb;
-    uint64_t room = hier_bulk_room(md->h, line, dlines);
-    bool pinned;
-    tlb_dpages(md, dlines, &pinned);
-    if (pinned) {
-        uint64_t pl = md->tlb.page_bytes / lb;
-        uint64_t r = pl ? (line / pl + 1) * pl - line : 0;
-        room = r < room ? r : room;
-    }
+    uint64_t room = room_lines(md, next_addr / lb, dbytes / lb);
     return room == UINT64_MAX ? UINT64_MAX : room * lb;
 }
 

@@ -107,6 +107,10 @@ static inline double model_now(const model_t *md)
                       timing_max(md->t_front, md->t_commit_last));
 }
 
+/* model_shift_time() without the hierarchy (whose times bulk stepping
+ * moves with its lines, in one pass: hier_move). */
+void model_shift_core_time(model_t *md, double dt);
+
 /* Exact bulk stepping (models/model_bulk.c). */
 model_bulk_t *model_bulk_create(void);
 void model_bulk_destroy(model_bulk_t *b);
