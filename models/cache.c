@@ -518,16 +518,3 @@ bool cache_copy(cache_t *dst, const cache_t *src)
     dst->blocks = (uint8_t *)dst + head;
     return true;
 }
-
-bool cache_holds_range(const cache_t *c, uint64_t lo_line, uint64_t hi_line)
-{
-    if (c->nvalid == 0 || lo_line >= hi_line)
-        return false;
-    for (uint64_t set = 0; set < c->sets; set++) {
-        const uint64_t *tags = cache_tags(c, set);
-        for (uint32_t w = 0; w < c->ways; w++)
-            if (tags[w] != CACHE_TAG_INVALID && tags[w] >= lo_line && tags[w] < hi_line)
-                return true;
-    }
-    return false;
-}

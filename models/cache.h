@@ -120,8 +120,6 @@ void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt
 cache_t *cache_clone(const cache_t *c);
 /* Copy src into dst, a cache of the same geometry (false if it is not). */
 bool cache_copy(cache_t *dst, const cache_t *src);
-/* Does c hold a line whose line number is in [lo_line, hi_line)? O(lines). */
-bool cache_holds_range(const cache_t *c, uint64_t lo_line, uint64_t hi_line);
 
 /* Replacement policy interface. State is `state_bytes(ways)` bytes per set. */
 struct repl_ops {

@@ -1,0 +1,248 @@
+/*
+ * test_bulk.c - unit tests of exact bulk stepping's state comparisons
+ * (models/model_bulk.c's parts: timing_same, cache_snap_*, cache_move,
+ * pf_same, mshr_same).
+ *
+ * Notes
+ *  - Tiny structures with the expected answers worked out by hand in the
+ *    comments: a 2-set, 2-way LRU cache (line N goes to set N % 2), a
+ *    prefetcher with 4-line regions, 2-slot miss queues.
+ *  - Each rule is tested at its threshold and one step short of it.
+ *  - The whole mechanism against per-line simulation, on every bundled
+ *    machine: tests/cli/bulk_exact.sh.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "models/cache.h"
+#include "models/mshr.h"
+#include "models/prefetch.h"
+#include "models/timing.h"
+
+#define L(n) ((uint64_t)(n)*64u)
+
+static cache_t *mk_cache(void)
+{
+    char err[160];
+    machine_cache_t g;
+    memset(&g, 0, sizeof g);
+    g.present = true;
+    g.size_bytes = 4 * 64; /* 2 sets x 2 ways */
+    g.ways = 2;
+    g.line_bytes = 64;
+    g.repl = MACHINE_REPL_LRU;
+    cache_t *c = cache_create(&g, 1, err, sizeof err);
+    assert_non_null(c);
+    return c;
+}
+
+static void fill(cache_t *c, const unsigned *lines, int n, bool dirty)
+{
+    for (int i = 0; i < n; i++) {
+        cache_meta_t m = {.dirty = dirty};
+        cache_victim_t v;
+        cache_insert(c, L(lines[i]), &m, &v);
+    }
+}
+
+/* timing_same: floors 100 (now) and 40 (then), tolerance 0.5. */
+static void test_timing_same(void **state)
+{
+    (void)state;
+    timing_shift_t sh = {.floor_now = 100, .floor_then = 40, .tol_cycles = 0.5};
+    assert_true(timing_same(107, 47, &sh));   /* both 7 after their floors */
+    assert_true(timing_same(107.5, 47, &sh)); /* 0.5 apart: the tolerance */
+    assert_false(timing_same(107.51, 47, &sh));
+    assert_true(timing_same(99.9, 1, &sh));  /* both past: values never read */
+    assert_false(timing_same(100, 39, &sh)); /* at the floor is not past */
+    assert_true(timing_same(100, 40, &sh));
+    assert_false(timing_same(99, 40, &sh)); /* one past, one not */
+}
+
+/* Lines 0,1,2,3 into 2 sets: set 0 holds 2 (MRU) and 0, set 1 holds 3 and
+ * 1. Lines 2,3,4,5 in the same order: set 0 holds 4 and 2, set 1 5 and 3:
+ * the first state moved by 2 lines (a multiple of the 2 sets). */
+static void test_cache_moved(void **state)
+{
+    (void)state;
+    cache_t *a = mk_cache(), *b = mk_cache();
+    const unsigned la[] = {0, 1, 2, 3}, lb[] = {2, 3, 4, 5};
+    fill(a, la, 4, true);
+    fill(b, lb, 4, true);
+    cache_snap_t *s = cache_snap_take(a, NULL, 0);
+    assert_non_null(s);
+    timing_shift_t sh = {.floor_now = 0, .floor_then = 0, .tol_cycles = 0};
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh), 1);
+    /* by one line the sets would change: never */
+    assert_int_equal(cache_snap_same(b, s, 1, 0, 100, 0, 0, &sh), -1);
+    /* the stream's range ends at line 5: line 3 moved to 5 would leave it */
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 5, 0, 0, &sh), -1);
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 6, 0, 0, &sh), 1);
+    /* cache_move makes a into b: then a equals its own snapshot moved */
+    cache_move(a, 2, 0, 100, 0);
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 0, 0, &sh), 1);
+    cache_snap_destroy(s);
+    cache_destroy(a);
+    cache_destroy(b);
+}
+
+/* The same lines in another recency order are another state: 2,3,4,5
+ * against 4,5,2,3 (set 0 then holds 2 as MRU, not 4). */
+static void test_cache_recency(void **state)
+{
+    (void)state;
+    cache_t *a = mk_cache(), *b = mk_cache();
+    const unsigned la[] = {0, 1, 2, 3}, lb[] = {4, 5, 2, 3};
+    fill(a, la, 4, false);
+    fill(b, lb, 4, false);
+    cache_snap_t *s = cache_snap_take(a, NULL, 0);
+    timing_shift_t sh = {0};
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh), -1);
+    /* and a dirty bit is part of the state */
+    cache_t *c = mk_cache();
+    const unsigned lc[] = {2, 3, 4, 5};
+    fill(c, lc, 4, true);
+    assert_int_equal(cache_snap_same(c, s, 2, 0, 100, 0, 0, &sh), -1);
+    cache_snap_destroy(s);
+    cache_destroy(a);
+    cache_destroy(b);
+    cache_destroy(c);
+}
+
+/* A level the stream does not fill stays where it was (0), unless a line
+ * of it lies in the window the stream will go through: lines 0..3 against
+ * the window [4, 8) (none there) and [3, 8) (line 3 there). */
+static void test_cache_static(void **state)
+{
+    (void)state;
+    cache_t *a = mk_cache();
+    const unsigned la[] = {0, 1, 2, 3};
+    fill(a, la, 4, false);
+    cache_snap_t *s = cache_snap_take(a, NULL, 0);
+    timing_shift_t sh = {0};
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 4, 8, &sh), 0);
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 3, 8, &sh), -1);
+    cache_snap_destroy(s);
+    cache_destroy(a);
+}
+
+/* Ready times: a line still in flight (ready 50 against a floor of 40)
+ * must sit at the same distance from the floor one period later (floor
+ * 140: ready 150), a past one (ready 10) need not. */
+static void test_cache_ready(void **state)
+{
+    (void)state;
+    cache_t *a = mk_cache(), *b = mk_cache();
+    cache_victim_t v;
+    cache_meta_t m0 = {.ready_cycles = 10}, m1 = {.ready_cycles = 50};
+    cache_insert(a, L(0), &m0, &v);
+    cache_insert(a, L(1), &m1, &v);
+    cache_snap_t *s = cache_snap_take(a, NULL, 40);
+    timing_shift_t sh = {.floor_now = 140, .floor_then = 40, .tol_cycles = 0};
+    cache_meta_t n0 = {.ready_cycles = 20}, n1 = {.ready_cycles = 150};
+    cache_insert(b, L(2), &n0, &v);
+    cache_insert(b, L(3), &n1, &v);
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh), 1);
+    cache_t *c = mk_cache();
+    cache_meta_t k1 = {.ready_cycles = 151};
+    cache_insert(c, L(2), &n0, &v);
+    cache_insert(c, L(3), &k1, &v);
+    assert_int_equal(cache_snap_same(c, s, 2, 0, 100, 0, 0, &sh), -1);
+    cache_snap_destroy(s);
+    cache_destroy(a);
+    cache_destroy(b);
+    cache_destroy(c);
+}
+
+static pf_t *mk_pf(void)
+{
+    machine_prefetch_t cfg = {.enabled = true,
+                              .train_lines = 2,
+                              .degree_lines = 1,
+                              .distance_lines = 2,
+                              .boundary_bytes = 4 * 64};
+    pf_t *p = pf_create(&cfg, 64);
+    assert_non_null(p);
+    return p;
+}
+
+static void walk(pf_t *p, unsigned from, unsigned n)
+{
+    uint64_t out[8];
+    for (unsigned i = 0; i < n; i++)
+        pf_access(p, L(from + i), out, 8);
+}
+
+/* A stream over lines 0..5 and one over 8..13 are the same stream 8 lines
+ * on (two whole 4-line regions): moved. By 6 lines (not whole regions):
+ * never. */
+static void test_pf_moved(void **state)
+{
+    (void)state;
+    pf_t *a = mk_pf(), *b = mk_pf();
+    walk(a, 0, 6);
+    walk(b, 8, 6);
+    pf_t *snap = pf_clone(a, NULL);
+    assert_true(pf_same(b, snap, 8, 0, 100, 0, 0) > 0);
+    assert_int_equal(pf_same(b, snap, 6, 0, 100, 0, 0), -1);
+    /* pf_move makes a into b */
+    pf_move(a, 8, pf_same(b, snap, 8, 0, 100, 0, 0));
+    assert_true(pf_same(a, snap, 8, 0, 100, 0, 0) > 0);
+    pf_destroy(snap);
+    pf_destroy(a);
+    pf_destroy(b);
+}
+
+/* A stream left behind (not moved) is allowed only outside the window the
+ * stream goes through: the stream at lines 0..5 against the window [8, 16)
+ * and [5, 16) (its last line, 5, is there). */
+static void test_pf_left_behind(void **state)
+{
+    (void)state;
+    pf_t *a = mk_pf();
+    walk(a, 0, 6);
+    pf_t *snap = pf_clone(a, NULL);
+    assert_int_equal(pf_same(a, snap, 8, 100, 200, 8, 16), 0);
+    assert_int_equal(pf_same(a, snap, 8, 100, 200, 5, 16), -1);
+    pf_destroy(snap);
+    pf_destroy(a);
+}
+
+/* Miss queues: completion times 45 and 60 against floor 40 are 105 and
+ * 120 against floor 100; 105 and 121 are not. */
+static void test_mshr_same(void **state)
+{
+    (void)state;
+    mshr_t *a = mshr_create(2), *b = mshr_create(2), *c = mshr_create(2);
+    mshr_commit(a, 45);
+    mshr_commit(a, 60);
+    mshr_commit(b, 105);
+    mshr_commit(b, 120);
+    mshr_commit(c, 105);
+    mshr_commit(c, 121);
+    timing_shift_t sh = {.floor_now = 100, .floor_then = 40, .tol_cycles = 0};
+    assert_true(mshr_same(b, a, &sh));
+    assert_false(mshr_same(c, a, &sh));
+    mshr_t *d = mshr_clone(a, NULL);
+    assert_true(mshr_same(d, a, &(timing_shift_t){.floor_now = 0, .floor_then = 0}));
+    mshr_destroy(a);
+    mshr_destroy(b);
+    mshr_destroy(c);
+    mshr_destroy(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_timing_same),    cmocka_unit_test(test_cache_moved),
+        cmocka_unit_test(test_cache_recency),  cmocka_unit_test(test_cache_static),
+        cmocka_unit_test(test_cache_ready),    cmocka_unit_test(test_pf_moved),
+        cmocka_unit_test(test_pf_left_behind), cmocka_unit_test(test_mshr_same),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
