@@ -70,7 +70,7 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
     md->h = hier_create(m, seed, &md->st, err, errlen);
     if (!md->h)
         goto fail;
-    md->bulk = model_bulk_create();
+    md->bulk = model_bulk_create(md);
     md->bulk_due = UINT64_MAX;
     if (!md->bulk) {
         errbuf_set(err, errlen, "out of memory");

@@ -60,9 +60,8 @@ void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total
  * Off: every line is simulated (the reference path). */
 typedef struct model_bulk model_bulk_t;
 void model_set_bulk(model_t *md, bool on);
-/* Lines bulk stepping applied, comparisons made, and those that matched. */
-void model_bulk_report(const model_t *md, uint64_t *stepped_lines, uint64_t *checks,
-                       uint64_t *matches);
+/* Lines bulk stepping applied. */
+uint64_t model_bulk_lines(const model_t *md);
 /* The same between operations (sim/engine/run.c, across kernel calls): a
  * snapshot of the whole state at a point between calls; later, when the
  * model is that state moved by dbytes (the calls' addresses in [lo, hi)

@@ -99,7 +99,7 @@ struct model_bulk {
     uint64_t *log_copy;
     uint64_t log_copy_cap;
     /* reported (between operations too) */
-    uint64_t stepped_lines, checks, matches;
+    uint64_t stepped_lines;
 };
 static void snap_free(model_snap_t *s)
 {
@@ -124,18 +124,14 @@ static void log_release(model_t *md, model_snap_t *s)
     }
 }
 
-model_bulk_t *model_bulk_create(void)
+/* P, the hierarchy's period, at least the commit ring (which then moves
+ * without rotating); the caches' lines; the tail: all the machine's. */
+model_bulk_t *model_bulk_create(const model_t *md)
 {
     model_bulk_t *b = calloc(1, sizeof(*b));
-    if (b)
-        b->on = true;
-    return b;
-}
-
-/* P: the hierarchy's period, at least the commit ring (which then moves
- * without rotating). */
-static void plan_period(const model_t *md, model_bulk_t *b)
-{
+    if (!b)
+        return NULL;
+    b->on = true;
     uint64_t p = hier_bulk_period_lines(md->h);
     uint64_t lb = md->line_bytes;
     if (p && p < RING_LINES)
@@ -144,10 +140,10 @@ static void plan_period(const model_t *md, model_bulk_t *b)
     const machine_t *m = md->m;
     b->cap_lines =
         (m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0)) / lb;
-    b->tail_lines = 0;
     if (m->elide_enabled && m->elide_mode == MACHINE_ELIDE_REMAINING &&
         m->elide_threshold_bytes < UINT64_MAX / 2)
-        b->tail_lines += (m->elide_threshold_bytes + lb - 1) / lb;
+        b->tail_lines = (m->elide_threshold_bytes + lb - 1) / lb;
+    return b;
 }
 
 void model_bulk_destroy(model_bulk_t *b)
@@ -166,13 +162,9 @@ void model_set_bulk(model_t *md, bool on)
         md->bulk->on = on;
 }
 
-void model_bulk_report(const model_t *md, uint64_t *stepped_lines, uint64_t *checks,
-                       uint64_t *matches)
+uint64_t model_bulk_lines(const model_t *md)
 {
-    const model_bulk_t *b = md->bulk;
-    *stepped_lines = b ? b->stepped_lines : 0;
-    *checks = b ? b->checks : 0;
-    *matches = b ? b->matches : 0;
+    return md->bulk ? md->bulk->stepped_lines : 0;
 }
 
 /* The op line of the next snapshot or comparison (model_impl.h's fast
@@ -195,7 +187,6 @@ void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end)
     b->op_checks = 0;
     b->snap.have = false;
     log_release(md, &b->snap);
-    plan_period(md, b);
     b->next_snap = b->on && b->period_lines ? b->period_lines : UINT64_MAX;
     set_due(md, b);
 }
@@ -255,10 +246,9 @@ static bool take(model_t *md, model_snap_t *b)
     return true;
 }
 
-/* What a proven move moves: the hierarchy's parts, and the TLB (1) or not. */
+/* What a proven move moves: the hierarchy's parts, write streaming's run. */
 typedef struct moves {
     hier_moves_t h;
-    int tlb;
     bool ws; /* write streaming's run moves with the stream */
 } moves_t;
 
@@ -314,7 +304,6 @@ static bool same(const model_t *md, const model_snap_t *b, const hier_window_t *
     /* The TLB: the page of the last translation moved with the stream
      * (its contents are judged and moved by tlb_replay); a move it cannot
      * follow (not whole pages) must stay on one page. */
-    mv->tlb = 0;
     if (md->tlb.c) {
         bool pinned;
         uint64_t dp = tlb_dpages(md, w->dlines, &pinned);
@@ -327,7 +316,6 @@ static bool same(const model_t *md, const model_snap_t *b, const hier_window_t *
         if (md->tlb.last_valid != b->tlb_last_valid ||
             (md->tlb.last_valid && md->tlb.last_page != want))
             return false;
-        mv->tlb = dp != 0;
     }
     return hier_snap_same(md->h, b->h, w, &sh, &mv->h);
 }
@@ -520,7 +508,6 @@ static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uin
     uint64_t n = plan_steps(md, b, next_addr, rem);
     if (n == 0 || next_addr != b->snap_addr + p * lb)
         return 0;
-    b->checks++;
     /* The window: from the snapshot's next line to the line after the n
      * periods and one more (what stays behind must lie outside it). */
     hier_window_t w = {.dlines = p, .lo = b->lo, .hi = b->hi, .wlo = b->snap_addr / lb};
@@ -533,7 +520,6 @@ static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uin
             b->next_snap = UINT64_MAX; /* give up on this op */
         return 0;
     }
-    b->matches++;
     step(md, &b->snap, n, &w, &mv);
     b->stepped_lines += n * p;
     md->ff.total_lines += n * p + 1; /* and this line, which ff does not see */
@@ -572,7 +558,6 @@ uint64_t model_snap_period_bytes(model_t *md)
     model_bulk_t *b = md->bulk;
     if (!b || !b->on)
         return 0;
-    plan_period(md, b);
     return b->period_lines * md->line_bytes;
 }
 
@@ -600,7 +585,6 @@ bool model_snap_step(model_t *md, model_snap_t *s, uint64_t dbytes, uint64_t lo,
     if (!s->have || !b || !b->on || n == 0 || dbytes % lb)
         return false;
     s->have = false;
-    b->checks++;
     hier_window_t w = {.dlines = dbytes / lb, .lo = lo / lb, .hi = (hi + lb - 1) / lb};
     w.wlo = from_addr / lb;
     w.whi = next_addr / lb + (n + 1) * w.dlines;
@@ -614,7 +598,6 @@ bool model_snap_step(model_t *md, model_snap_t *s, uint64_t dbytes, uint64_t lo,
     log_release(md, s);
     if (!ok)
         return false;
-    b->matches++;
     step(md, s, n, &w, &mv);
     b->stepped_lines += n * w.dlines;
     model_ff_resume(&md->ff, &md->st, model_now(md));

@@ -112,7 +112,7 @@ static inline double model_now(const model_t *md)
 void model_shift_core_time(model_t *md, double dt);
 
 /* Exact bulk stepping (models/model_bulk.c). */
-model_bulk_t *model_bulk_create(void);
+model_bulk_t *model_bulk_create(const model_t *md); /* after the hierarchy */
 void model_bulk_destroy(model_bulk_t *b);
 /* An operation covering [start, end) begins. */
 void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end);

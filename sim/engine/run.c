@@ -741,9 +741,7 @@ int run_predict(const machine_t *m, const wl_spec_t *spec, const run_opts_t *opt
     if (total_lines)
         eb += model_err * (double)skipped_lines / (double)total_lines;
     out->error_bound = eb;
-    uint64_t checks, matches;
-    model_bulk_report(md, &out->bulk_lines, &checks, &matches);
-    out->bulk_lines += ctx.xs_lines;
+    out->bulk_lines = model_bulk_lines(md) + ctx.xs_lines;
     for (int k = 0; k < 3; k++)
         model_snap_destroy(ctx.xs[k].snap);
     map_counters(m, out);
