@@ -47,7 +47,7 @@ static const stage_keys_t stages[] = {
     {3, {"l3.bandwidth", "l3.latency"}}, /* together: a hit's time holds both (no stage 4) */
     {5, {"memory.latency", "tlb.walk"}},
     {6, {"memory.read_bandwidth", "memory.combined_bandwidth"}},
-    {7, {"memory.write_bandwidth", "wc.buffers", "memory.write_latency"}},
+    {7, {"memory.write_bandwidth", "wc.buffers", "memory.write_latency", "core.nt_store_cycles"}},
     {8, {"core.line_zero_cycles", "line_zero.buffers", "memory.zero_write_fraction"}},
     {9, {"core.call_cycles", "string.bytes_per_cycle"}},
     {10, {"os.fault_4k", "os.populate_fraction", "os.fault_2m"}},
@@ -120,7 +120,8 @@ static void dram_values(measure_t *ms)
     }
     cfg_key_format(bw, bus, CFG_FMT_YAML, v, sizeof v);
     measure_i_value(ms, "memory.combined_bandwidth", v, "measured: %s", by);
-    double wr = fig_bpc(ms, "ntstore-l1", 1); /* non-temporal lines go to memory at any size */
+    /* non-temporal lines go to memory at any size */
+    double wr = fmax(fig_bpc(ms, "ntstore-l1", 1), fig_bpc(ms, "ntstore-l1-wide", 1));
     cfg_key_format(bw, wr > 0 ? wr : bus, CFG_FMT_YAML, v, sizeof v);
     measure_i_value(ms, "memory.write_bandwidth", v, "(the start of stage 7: ntstore-l1)");
     if (lat) {
@@ -206,9 +207,10 @@ static void direct_values(measure_t *ms)
                     h->hypervisor ? h->hypervisor_vendor : "");
     keep_base(ms, "l1.bandwidth", "unused",
               "the model does not use an L1's own rate (core.load_bandwidth is its loads')");
-    keep_base(ms, "core.nt_store_cycles", "not measured",
-              "ntstore-l1 does not tell the store's issue rate from the write path's, which is "
-              "fitted (memory.write_bandwidth); this bound stays above it");
+    if (!fig(ms, "ntstore-l1-wide")) /* else fitted in stage 7 */
+        keep_base(ms, "core.nt_store_cycles", "not measured",
+                  "with one non-temporal store width, ntstore-l1 does not tell the store's issue "
+                  "rate from the write path's, which is fitted (memory.write_bandwidth)");
     keep_base(ms, "memory.turnaround", "not measured",
               "the copy streams do not tell a read/write turnaround from the bus's rate");
     keep_base(ms, "os.resched", "not measured",
@@ -487,7 +489,9 @@ static double start_value(measure_t *ms, const machine_t *m, const cfg_key_t *k)
     else if (!strcmp(p, "memory.combined_bandwidth"))
         v = fig_bpc(ms, "copy-dram", 3);
     else if (!strcmp(p, "memory.write_bandwidth")) /* non-temporal lines go to memory at any size */
-        v = fig_bpc(ms, "ntstore-l1", 1);
+        v = fmax(fig_bpc(ms, "ntstore-l1", 1), fig_bpc(ms, "ntstore-l1-wide", 1));
+    else if (!strcmp(p, "core.nt_store_cycles") && fig_ops_per_cycle(ms, "ntstore-l1") > 0)
+        v = 1 / fig_ops_per_cycle(ms, "ntstore-l1"); /* the narrow stores bound by their count */
     else if (!strcmp(p, "line_zero.buffers")) /* a write is acknowledged in about half a read */
         v = ceil(0.5 * in_flight(ms, fig_bpc(ms, "linezero-l1", 1), fig(ms, "lat-dram")));
     else if (!strcmp(p, "memory.write_latency")) /* a short fenced call is mostly its drain */
@@ -520,6 +524,7 @@ static bool stage_has(const measure_t *ms, unsigned stage, const char *key)
                            ? "linezero-l1"
                        : !strcmp(key, "string.bytes_per_cycle") ? "string-l1"
                        : !strcmp(key, "os.fault_2m")            ? "fault-2m"
+                       : !strcmp(key, "core.nt_store_cycles")   ? "ntstore-l1-wide"
                        : !strcmp(key, "os.populate_fraction")   ? "fault-4k-populate"
                                                                 : NULL;
     (void)stage;
