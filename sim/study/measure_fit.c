@@ -74,6 +74,14 @@ static const measure_fig_t *fig(measure_t *ms, const char *id);
 static double fig_bpc(measure_t *ms, const char *id, double mult);
 static double in_flight(const measure_t *ms, double bpc, const measure_fig_t *lat);
 
+/* The write link's rate from the non-temporal stores at L1 size (their lines
+ * go to memory at any size): the faster width, the other may be bound by
+ * its stores' issue rate. 0 when neither ran. */
+static double nt_write_bpc(measure_t *ms)
+{
+    return fmax(fig_bpc(ms, "ntstore-l1", 1), fig_bpc(ms, "ntstore-l1-wide", 1));
+}
+
 /* The memory path from the DRAM streams, each the rate that binds in it: a
  * load stream is one read per line (memory.read_bandwidth), a copy two
  * reads and a write (src, the destination's RFO, its writeback) and a
@@ -120,10 +128,9 @@ static void dram_values(measure_t *ms)
     }
     cfg_key_format(bw, bus, CFG_FMT_YAML, v, sizeof v);
     measure_i_value(ms, "memory.combined_bandwidth", v, "measured: %s", by);
-    /* non-temporal lines go to memory at any size */
-    double wr = fmax(fig_bpc(ms, "ntstore-l1", 1), fig_bpc(ms, "ntstore-l1-wide", 1));
+    double wr = nt_write_bpc(ms);
     cfg_key_format(bw, wr > 0 ? wr : bus, CFG_FMT_YAML, v, sizeof v);
-    measure_i_value(ms, "memory.write_bandwidth", v, "(the start of stage 7: ntstore-l1)");
+    measure_i_value(ms, "memory.write_bandwidth", v, "(the start of stage 7: ntstore-l1*)");
     if (lat) {
         double lines = in_flight(ms, rd, lat);
         snprintf(v, sizeof v, "%.0f", ceil(lines * 2));
@@ -207,10 +214,11 @@ static void direct_values(measure_t *ms)
                     h->hypervisor ? h->hypervisor_vendor : "");
     keep_base(ms, "l1.bandwidth", "unused",
               "the model does not use an L1's own rate (core.load_bandwidth is its loads')");
-    if (!fig(ms, "ntstore-l1-wide")) /* else fitted in stage 7 */
-        keep_base(ms, "core.nt_store_cycles", "not measured",
-                  "with one non-temporal store width, ntstore-l1 does not tell the store's issue "
-                  "rate from the write path's, which is fitted (memory.write_bandwidth)");
+    /* replaced by record_fit when stage 7 fits it (two store widths) */
+    keep_base(ms, "core.nt_store_cycles", "not measured",
+              "without figures of two non-temporal store widths, ntstore-l1 does not tell the "
+              "stores' issue rate from the write path's, which is fitted "
+              "(memory.write_bandwidth)");
     keep_base(ms, "memory.turnaround", "not measured",
               "the copy streams do not tell a read/write turnaround from the bus's rate");
     keep_base(ms, "os.resched", "not measured",
@@ -488,8 +496,8 @@ static double start_value(measure_t *ms, const machine_t *m, const cfg_key_t *k)
         v = fig_bpc(ms, "load-dram", 1);
     else if (!strcmp(p, "memory.combined_bandwidth"))
         v = fig_bpc(ms, "copy-dram", 3);
-    else if (!strcmp(p, "memory.write_bandwidth")) /* non-temporal lines go to memory at any size */
-        v = fmax(fig_bpc(ms, "ntstore-l1", 1), fig_bpc(ms, "ntstore-l1-wide", 1));
+    else if (!strcmp(p, "memory.write_bandwidth"))
+        v = nt_write_bpc(ms);
     else if (!strcmp(p, "core.nt_store_cycles") && fig_ops_per_cycle(ms, "ntstore-l1") > 0)
         v = 1 / fig_ops_per_cycle(ms, "ntstore-l1"); /* the narrow stores bound by their count */
     else if (!strcmp(p, "line_zero.buffers")) /* a write is acknowledged in about half a read */
