@@ -190,6 +190,35 @@ static void test_l3_from_sweep(void **state)
     /* no point reaches half: the nominal size */
     lat[2] = lat[3] = 19;
     assert_int_equal(measure_l3_from_sweep(sizes, lat, 4, 5, M, 100, true, 32 * M), 32 * M);
+    /* the first point misses already (a guest with no L3 share): its L3
+     * time (2 x lat0 - 5) reaches half of the DRAM 100 ns at lat0 = 27.5 */
+    double miss[4] = {27.5, 96, 98, 99};
+    assert_int_equal(measure_l3_from_sweep(sizes, miss, 4, 5, M, 100, true, 32 * M), M);
+    miss[0] = 50; /* not a victim: the first point's own time */
+    assert_int_equal(measure_l3_from_sweep(sizes, miss, 4, 5, M, 100, false, 32 * M), 2 * M);
+    /* just below: an L3 of 49.99 ns, the share rule (half miss at 4 MiB:
+     * cached (5 + 3 x 49.99) / 4 = 38.74, lat 69.4) */
+    miss[0] = 27.495;
+    miss[1] = 38.7425 + 0.5 * (100 - 38.7425);
+    assert_int_equal(measure_l3_from_sweep(sizes, miss, 4, 5, M, 100, true, 32 * M), 3 * M);
+}
+
+static void test_sweep_at_dram(void **state)
+{
+    (void)state;
+    /* three points within 10%, each at least 10 x the L2's 10 ns */
+    double lat[] = {40, 100, 105, 110};
+    assert_false(measure_sweep_at_dram(lat, 2, 10)); /* two points only */
+    assert_false(measure_sweep_at_dram(lat, 3, 10)); /* 40 .. 105: not flat */
+    assert_true(measure_sweep_at_dram(lat, 4, 10));  /* 100 .. 110: 10% */
+    lat[3] = 110.01;                                 /* a hair over 10% */
+    assert_false(measure_sweep_at_dram(lat, 4, 10));
+    lat[3] = 110;
+    assert_false(measure_sweep_at_dram(lat, 4, 10.001)); /* 100 < 10 x L2 */
+    /* an L3 plateau at 4 x the L2 does not stop it */
+    double l3[] = {14, 14.2, 14.1};
+    assert_false(measure_sweep_at_dram(l3, 3, 3.5));
+    assert_false(measure_sweep_at_dram(lat, 4, 0));
 }
 
 /* ---- memset by C library version ---- */
@@ -284,8 +313,9 @@ int main(void)
         cmocka_unit_test(test_chase_levels),      cmocka_unit_test(test_chase_memory),
         cmocka_unit_test(test_load_port),         cmocka_unit_test(test_store_port),
         cmocka_unit_test(test_load_fill_buffers), cmocka_unit_test(test_copy_zero_source),
-        cmocka_unit_test(test_l3_from_sweep),     cmocka_unit_test(test_l3_edge),
-        cmocka_unit_test(test_libc_glibc),        cmocka_unit_test(test_libc_aarch64),
+        cmocka_unit_test(test_l3_from_sweep),     cmocka_unit_test(test_sweep_at_dram),
+        cmocka_unit_test(test_l3_edge),           cmocka_unit_test(test_libc_glibc),
+        cmocka_unit_test(test_libc_aarch64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,17 @@
 #define EDGE_TOLERANCE 0.6
 #define SWEEP_RETRIES  2
 #define MEASURE_PASSES 2
+/* the sweep stops once it has reached DRAM (measure_sweep_at_dram): its
+ * last SWEEP_FLAT_POINTS points within SWEEP_FLAT of each other, at least
+ * DRAM_OVER_L2 times the L2's latency (every L3 and SLC we know of hits in
+ * under 10 x its L2's time: Zen 3-5 3-4 x, Sapphire and Emerald Rapids 7-8
+ * x, Graviton3's SLC about 9 x; DRAM takes 20-40 x) */
+#define SWEEP_FLAT_POINTS 3u
+#define SWEEP_FLAT        1.10
+#define DRAM_OVER_L2      10.0
+/* a sweep point whose L3 share would take at least this share of the
+ * DRAM reference's time is no L3 hit: the point already misses */
+#define L3_OVER_DRAM 0.5
 
 void measure_opts_init(measure_opts_t *o)
 {
@@ -513,6 +524,68 @@ static void sweep_again(measure_t *ms, size_t phase1)
     free(hm);
 }
 
+bool measure_sweep_at_dram(const double *lat, size_t n, double l2_ns)
+{
+    if (n < SWEEP_FLAT_POINTS || !(l2_ns > 0))
+        return false;
+    double lo = lat[n - 1], hi = lat[n - 1];
+    for (size_t i = n - SWEEP_FLAT_POINTS; i < n; i++) {
+        lo = lat[i] < lo ? lat[i] : lo;
+        hi = lat[i] > hi ? lat[i] : hi;
+    }
+    return lo > 0 && hi <= SWEEP_FLAT * lo && lo >= DRAM_OVER_L2 * l2_ns;
+}
+
+/* Phase 1, point by point: the sweep's points past the one where it has
+ * reached DRAM are dropped, and the DRAM reference is sized from that
+ * point (a host whose L3 share is far below the nominal L3 is not swept up
+ * to 1.5 x the nominal size, nor chased over 4 x it). */
+static int run_phase1(measure_t *ms, size_t *phase1, progress_t *pr, size_t *done)
+{
+    machine_t *hm = host_machine(ms);
+    if (!hm)
+        return -1;
+    double ghz = ms->from ? 0 : host_measure_core_ghz(CLOCK_TRIALS);
+    double lat[MEASURE_FIGS_MAX];
+    size_t k = 0;
+    const measure_fig_t *l2 = NULL;
+    ms->sweep_stop[0] = '\0';
+    for (size_t i = 0; i < *phase1; i++) {
+        measure_fig_t *f = &ms->f[i];
+        run_fig(ms, hm, f, &ghz);
+        progress_update(pr, ++*done);
+        if (!strcmp(f->mb.id, "lat-l2"))
+            l2 = f->skipped ? NULL : f;
+        if (strncmp(f->mb.id, "lat-sweep-", 10) || !strcmp(f->mb.id, "lat-sweep-dram") ||
+            f->skipped)
+            continue;
+        lat[k++] = f->mb.value;
+        if (!l2 || !measure_sweep_at_dram(lat, k, l2->mb.value))
+            continue;
+        size_t dram = i + 1;
+        while (dram < *phase1 && strcmp(ms->f[dram].mb.id, "lat-sweep-dram"))
+            dram++;
+        if (dram == *phase1 || dram == i + 1)
+            break;
+        char at[32];
+        unit_format_size(f->mb.size_bytes, at, sizeof at);
+        snprintf(ms->sweep_stop, sizeof ms->sweep_stop,
+                 "; the sweep stopped at %s, its last %u points within %.0f%% at %.0f ns "
+                 "(>= %.0f x lat-l2: DRAM)",
+                 at, SWEEP_FLAT_POINTS, 100 * (SWEEP_FLAT - 1), lat[k - 1], DRAM_OVER_L2);
+        size_t drop = dram - (i + 1);
+        memmove(&ms->f[i + 1], &ms->f[dram], (ms->n - dram) * sizeof ms->f[0]);
+        ms->n -= drop;
+        *phase1 -= drop;
+        measure_fig_t *d = &ms->f[i + 1];
+        uint64_t b = 4 * f->mb.size_bytes;
+        if (!ms->from)
+            d->mb.size_bytes = pow2_at_least(b > MIN_DRAM ? b : MIN_DRAM);
+    }
+    free(hm);
+    return 0;
+}
+
 int measure_native(measure_t *ms, char *err, size_t errlen)
 {
     time_t now = time(NULL);
@@ -525,7 +598,7 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
     /* the second phase's count is known only after the first; the estimate
      * keeps the ETA honest (it is corrected once phase 2 is built) */
     progress_t *pr = progress_create("measure", phase1 + 26, ms->o.progress);
-    if (run_range(ms, 0, phase1, pr, &done)) {
+    if (run_phase1(ms, &phase1, pr, &done)) {
         progress_destroy(pr);
         return errbuf_set(err, errlen, "out of memory");
     }
@@ -572,8 +645,9 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
     unit_format_size(ms->l3_eff_bytes + (victim ? ms->l2_bytes : 0), half, sizeof half);
     unit_format_size(ms->l3_nominal_bytes, nom, sizeof nom);
     snprintf(ms->l3_how, sizeof ms->l3_how,
-             "a chase sweep from %s up: half of its loads miss at %s%s (nominal L3 %s)", first,
-             half, victim ? ", less the L2 that a victim L3 does not hold" : "", nom);
+             "a chase sweep from %s up: half of its loads miss at %s%s (nominal L3 %s)%s", first,
+             half, victim ? ", less the L2 that a victim L3 does not hold" : "", nom,
+             ms->sweep_stop);
     suite_rest(ms);
     progress_destroy(pr);
     /* two passes over the rest, pooled: a host whose other tenants come and
@@ -624,6 +698,13 @@ uint64_t measure_l3_from_sweep(const uint64_t *sizes, const double *lat, size_t 
         return nominal_l3;
     double s0 = (double)sizes[0], l2b = (double)l2_bytes;
     double l3_ns = sweep_l3_ns(sizes, lat, l2_ns, l2b, victim);
+    if (l3_ns >= L3_OVER_DRAM * dram_ns) {
+        /* the first point misses already: its "L3 time" is DRAM's */
+        double l3 = victim ? s0 - l2b : s0;
+        return l3 < l2b / 2              ? (uint64_t)(l2b / 2)
+               : l3 > (double)nominal_l3 ? nominal_l3
+                                         : (uint64_t)l3;
+    }
     double prev_share = 0, prev_size = s0;
     for (size_t i = 0; i < n; i++) {
         double s = (double)sizes[i];

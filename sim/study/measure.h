@@ -103,9 +103,18 @@ uint64_t measure_l3_effective(const measure_t *ms, const char **how);
  * (lat - cached) / (dram_ns - cached), where cached is what the loads would
  * take if all hit L2 or L3. The capacity is where that share reaches one
  * half, interpolated in log size; the L3 is it less the L2 for a victim.
+ * When the first point's L3 time comes out at half of dram_ns or more, that
+ * point misses already and gives the capacity (at least half the L2).
  * nominal_l3 when no point reaches one half. Pure, for the tests. */
 uint64_t measure_l3_from_sweep(const uint64_t *sizes, const double *lat, size_t n, double l2_ns,
                                uint64_t l2_bytes, double dram_ns, bool victim, uint64_t nominal_l3);
+
+/* Has a chase sweep reached DRAM? lat[0..n) are its points' ns per load by
+ * ascending size: true when the last 3 are within 10% of each other and at
+ * least 10 x the L2's latency l2_ns (no L3 or SLC known hits that slowly).
+ * Phase 1 then stops and sizes its DRAM reference from that point. Pure, for
+ * the tests. */
+bool measure_sweep_at_dram(const double *lat, size_t n, double l2_ns);
 
 /* Is a sweep point of size_bytes at the edge of a cache whose loads half
  * miss at half_bytes (more than half and less than 4 times it)? Such a

@@ -34,7 +34,8 @@ struct measure {
     double foreign_start_gbps; /* l3.foreign_fills before its fit (0: the L3 is not shared) */
     char foreign_start_how[160];
     uint32_t l3_ways; /* the nominal L3's ways (with foreign_start_gbps) */
-    char l3_how[320];
+    char l3_how[448];
+    char sweep_stop[160]; /* how phase 1's sweep stopped early, or "" */
 
     host_libc_t libc;
 
