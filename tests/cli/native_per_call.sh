@@ -6,9 +6,9 @@
 # The bound, on a measured basis: a kernel passes when its 4 KiB calls run at a quarter of
 # the 2 MiB-call rate or more, or when each call's excess time, 4 KiB / rate(4 KiB) -
 # 4 KiB / rate(2 MiB), is under 2 us. What the test exists to catch costs far more:
-#   - a CPUID in the call: 12.1-13.3 us a CPUID (leaf 7) in the Emerald Rapids KVM guest of
-#     2026-12-02 (a VM exit; a loop of 200,000, 3 times), so a 4 KiB call would run at
-#     under 0.02 of the 2 MiB rate;
+#   - a CPUID in the call: 8.8-13.3 us a CPUID (leaf 7) in the Emerald Rapids KVM guest of
+#     2026-12-02 (a VM exit; data/native/cpuid_cost.c, two runs), so a 4 KiB call would run at
+#     under 0.03 of the 2 MiB rate;
 #   - an mmap, munmap or page fault per call: several us each.
 # What a real kernel's own call costs stays under it: the one sfence of a non-temporal or
 # line-zeroing call waits for its lines to reach memory, a few DRAM write round trips (the
