@@ -208,17 +208,24 @@ static void test_sweep_at_dram(void **state)
     (void)state;
     /* three points within 10%, each at least 10 x the L2's 10 ns */
     double lat[] = {40, 100, 105, 110};
-    assert_false(measure_sweep_at_dram(lat, 2, 10)); /* two points only */
-    assert_false(measure_sweep_at_dram(lat, 3, 10)); /* 40 .. 105: not flat */
-    assert_true(measure_sweep_at_dram(lat, 4, 10));  /* 100 .. 110: 10% */
-    lat[3] = 110.01;                                 /* a hair over 10% */
-    assert_false(measure_sweep_at_dram(lat, 4, 10));
+    assert_false(measure_sweep_at_dram(lat, 2, 10, 0)); /* two points only */
+    assert_false(measure_sweep_at_dram(lat, 3, 10, 0)); /* 40 .. 105: not flat */
+    assert_true(measure_sweep_at_dram(lat, 4, 10, 0));  /* 100 .. 110: 10% */
+    lat[3] = 110.01;                                    /* a hair over 10% */
+    assert_false(measure_sweep_at_dram(lat, 4, 10, 0));
     lat[3] = 110;
-    assert_false(measure_sweep_at_dram(lat, 4, 10.001)); /* 100 < 10 x L2 */
+    assert_false(measure_sweep_at_dram(lat, 4, 10.001, 0)); /* 100 < 10 x L2 */
+    /* the L3 hit floor: 100 ns is 2 x a 50 ns hit, not 2 x 50.001 */
+    assert_true(measure_sweep_at_dram(lat, 4, 10, 50));
+    assert_false(measure_sweep_at_dram(lat, 4, 10, 50.001));
     /* an L3 plateau at 4 x the L2 does not stop it */
     double l3[] = {14, 14.2, 14.1};
-    assert_false(measure_sweep_at_dram(l3, 3, 3.5));
-    assert_false(measure_sweep_at_dram(lat, 4, 0));
+    assert_false(measure_sweep_at_dram(l3, 3, 3.5, 0));
+    /* nor an SLC at 17.5 x its L2 (AmpereOne: 38 ns against 2.2) */
+    double slc[] = {38, 39, 38.5};
+    assert_true(measure_sweep_at_dram(slc, 3, 2.2, 0));
+    assert_false(measure_sweep_at_dram(slc, 3, 2.2, 38.3));
+    assert_false(measure_sweep_at_dram(lat, 4, 0, 0));
 }
 
 /* ---- memset by C library version ---- */

@@ -41,7 +41,7 @@ char *detect_machine_yaml(const host_info_t *h, const char *name, const char *ba
 typedef struct detect_value {
     char path[64];     /* "memory.latency" */
     char value[320];   /* as YAML text: "118ns", "[{len: 0, cost: 30cycles}]" */
-    char comment[512]; /* "measured: latency 256MiB 118 ns" */
+    char comment[640]; /* "measured: latency 256MiB 118 ns" */
 } detect_value_t;
 
 typedef struct detect_extra {

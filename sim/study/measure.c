@@ -50,12 +50,16 @@
 #define MEASURE_PASSES 2
 /* the sweep stops once it has reached DRAM (measure_sweep_at_dram): its
  * last SWEEP_FLAT_POINTS points within SWEEP_FLAT of each other, at least
- * DRAM_OVER_L2 times the L2's latency (every L3 and SLC we know of hits in
- * under 10 x its L2's time: Zen 3-5 3-4 x, Sapphire and Emerald Rapids 7-8
- * x, Graviton3's SLC about 9 x; DRAM takes 20-40 x) */
+ * DRAM_OVER_L2 times the L2's latency and L3_HIT_FLOOR times the base
+ * file's L3 hit time (l3.latency / core.freq). In the bundled files an L3
+ * or SLC hit takes 3.6-4.3 x the L2's (Zen 3-5, Ice Lake-SP, Sapphire
+ * Rapids), 6.9 x (Neoverse V2), 11.4 x (Graviton3) and 17.5 x (AmpereOne):
+ * the L2 rule alone would take the last two SLCs for DRAM, the floor does
+ * not. DRAM takes 3.4-12.7 x their L3 hit and 14-75 x their L2's. */
 #define SWEEP_FLAT_POINTS 3u
 #define SWEEP_FLAT        1.10
 #define DRAM_OVER_L2      10.0
+#define L3_HIT_FLOOR      2.0
 /* a sweep point whose L3 share would take at least this share of the
  * DRAM reference's time is no L3 hit: the point already misses */
 #define L3_OVER_DRAM 0.5
@@ -463,15 +467,22 @@ static void run_fig(measure_t *ms, const machine_t *hm, measure_fig_t *f, double
     *ghz = after;
 }
 
-static int run_range(measure_t *ms, size_t from, size_t to, progress_t *pr, size_t *done)
+static void sweep_trim(measure_t *ms, size_t i, size_t *to);
+
+/* Figures from .. *to; phase 1 (trim) stops its sweep at DRAM and moves
+ * *to down by the points it drops. */
+static int run_range(measure_t *ms, size_t from, size_t *to, bool trim, progress_t *pr,
+                     size_t *done)
 {
     machine_t *hm = host_machine(ms);
     if (!hm)
         return -1;
     double ghz = ms->from ? 0 : host_measure_core_ghz(CLOCK_TRIALS);
-    for (size_t i = from; i < to; i++) {
+    for (size_t i = from; i < *to; i++) {
         run_fig(ms, hm, &ms->f[i], &ghz);
         progress_update(pr, ++*done);
+        if (trim)
+            sweep_trim(ms, i, to);
     }
     free(hm);
     return 0;
@@ -524,7 +535,7 @@ static void sweep_again(measure_t *ms, size_t phase1)
     free(hm);
 }
 
-bool measure_sweep_at_dram(const double *lat, size_t n, double l2_ns)
+bool measure_sweep_at_dram(const double *lat, size_t n, double l2_ns, double l3_hit_ns)
 {
     if (n < SWEEP_FLAT_POINTS || !(l2_ns > 0))
         return false;
@@ -533,57 +544,48 @@ bool measure_sweep_at_dram(const double *lat, size_t n, double l2_ns)
         lo = lat[i] < lo ? lat[i] : lo;
         hi = lat[i] > hi ? lat[i] : hi;
     }
-    return lo > 0 && hi <= SWEEP_FLAT * lo && lo >= DRAM_OVER_L2 * l2_ns;
+    return lo > 0 && hi <= SWEEP_FLAT * lo && lo >= DRAM_OVER_L2 * l2_ns &&
+           lo >= L3_HIT_FLOOR * l3_hit_ns;
 }
 
-/* Phase 1, point by point: the sweep's points past the one where it has
- * reached DRAM are dropped, and the DRAM reference is sized from that
- * point (a host whose L3 share is far below the nominal L3 is not swept up
- * to 1.5 x the nominal size, nor chased over 4 x it). */
-static int run_phase1(measure_t *ms, size_t *phase1, progress_t *pr, size_t *done)
+/* After phase 1's figure i: when the sweep has reached DRAM there, the
+ * points past it are dropped and the DRAM reference is sized from it (a
+ * host whose L3 share is far below the nominal L3 is not swept up to 1.5 x
+ * the nominal size, nor chased over 4 x it). *to is phase 1's end. */
+static void sweep_trim(measure_t *ms, size_t i, size_t *to)
 {
-    machine_t *hm = host_machine(ms);
-    if (!hm)
-        return -1;
-    double ghz = ms->from ? 0 : host_measure_core_ghz(CLOCK_TRIALS);
+    const measure_fig_t *f = &ms->f[i], *l2 = measure_i_fig(ms, "lat-l2");
+    if (strncmp(f->mb.id, "lat-sweep-", 10) || !strcmp(f->mb.id, "lat-sweep-dram") || f->skipped ||
+        !l2 || l2->skipped)
+        return;
     double lat[MEASURE_FIGS_MAX];
     size_t k = 0;
-    const measure_fig_t *l2 = NULL;
-    ms->sweep_stop[0] = '\0';
-    for (size_t i = 0; i < *phase1; i++) {
-        measure_fig_t *f = &ms->f[i];
-        run_fig(ms, hm, f, &ghz);
-        progress_update(pr, ++*done);
-        if (!strcmp(f->mb.id, "lat-l2"))
-            l2 = f->skipped ? NULL : f;
-        if (strncmp(f->mb.id, "lat-sweep-", 10) || !strcmp(f->mb.id, "lat-sweep-dram") ||
-            f->skipped)
-            continue;
-        lat[k++] = f->mb.value;
-        if (!l2 || !measure_sweep_at_dram(lat, k, l2->mb.value))
-            continue;
-        size_t dram = i + 1;
-        while (dram < *phase1 && strcmp(ms->f[dram].mb.id, "lat-sweep-dram"))
-            dram++;
-        if (dram == *phase1 || dram == i + 1)
-            break;
-        char at[32];
-        unit_format_size(f->mb.size_bytes, at, sizeof at);
-        snprintf(ms->sweep_stop, sizeof ms->sweep_stop,
-                 "; the sweep stopped at %s, its last %u points within %.0f%% at %.0f ns "
-                 "(>= %.0f x lat-l2: DRAM)",
-                 at, SWEEP_FLAT_POINTS, 100 * (SWEEP_FLAT - 1), lat[k - 1], DRAM_OVER_L2);
-        size_t drop = dram - (i + 1);
-        memmove(&ms->f[i + 1], &ms->f[dram], (ms->n - dram) * sizeof ms->f[0]);
-        ms->n -= drop;
-        *phase1 -= drop;
-        measure_fig_t *d = &ms->f[i + 1];
-        uint64_t b = 4 * f->mb.size_bytes;
-        if (!ms->from)
-            d->mb.size_bytes = pow2_at_least(b > MIN_DRAM ? b : MIN_DRAM);
-    }
-    free(hm);
-    return 0;
+    for (size_t j = 0; j <= i; j++)
+        if (!strncmp(ms->f[j].mb.id, "lat-sweep-", 10) && !ms->f[j].skipped)
+            lat[k++] = ms->f[j].mb.value;
+    const machine_t *b = ms->base;
+    double l3_hit_ns = b->l3.present && b->freq_ghz > 0 ? b->l3.latency_cycles / b->freq_ghz : 0;
+    if (!measure_sweep_at_dram(lat, k, l2->mb.value, l3_hit_ns))
+        return;
+    size_t dram = i + 1;
+    while (dram < *to && strcmp(ms->f[dram].mb.id, "lat-sweep-dram"))
+        dram++;
+    if (dram == *to || dram == i + 1)
+        return;
+    char at[32];
+    unit_format_size(f->mb.size_bytes, at, sizeof at);
+    snprintf(ms->sweep_stop, sizeof ms->sweep_stop,
+             "; the sweep stopped at %s, its last %u points within %.0f%% at %.0f ns "
+             "(>= %.0f x lat-l2 and %.1f x %s's L3 hit: DRAM)",
+             at, SWEEP_FLAT_POINTS, 100 * (SWEEP_FLAT - 1), f->mb.value, DRAM_OVER_L2, L3_HIT_FLOOR,
+             b->name);
+    size_t drop = dram - (i + 1);
+    memmove(&ms->f[i + 1], &ms->f[dram], (ms->n - dram) * sizeof ms->f[0]);
+    ms->n -= drop;
+    *to -= drop;
+    uint64_t bytes = 4 * f->mb.size_bytes;
+    if (!ms->from)
+        ms->f[i + 1].mb.size_bytes = pow2_at_least(bytes > MIN_DRAM ? bytes : MIN_DRAM);
 }
 
 int measure_native(measure_t *ms, char *err, size_t errlen)
@@ -598,7 +600,8 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
     /* the second phase's count is known only after the first; the estimate
      * keeps the ETA honest (it is corrected once phase 2 is built) */
     progress_t *pr = progress_create("measure", phase1 + 26, ms->o.progress);
-    if (run_phase1(ms, &phase1, pr, &done)) {
+    ms->sweep_stop[0] = '\0';
+    if (run_range(ms, 0, &phase1, true, pr, &done)) {
         progress_destroy(pr);
         return errbuf_set(err, errlen, "out of memory");
     }
@@ -656,7 +659,7 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
     progress_update(pr, done);
     int rc = 0;
     for (int pass = 0; pass < (ms->from ? 1 : MEASURE_PASSES) && rc == 0; pass++)
-        rc = run_range(ms, phase1, ms->n, pr, &done);
+        rc = run_range(ms, phase1, &ms->n, false, pr, &done);
     progress_destroy(pr);
     if (rc)
         return errbuf_set(err, errlen, "out of memory");
@@ -698,18 +701,13 @@ uint64_t measure_l3_from_sweep(const uint64_t *sizes, const double *lat, size_t 
         return nominal_l3;
     double s0 = (double)sizes[0], l2b = (double)l2_bytes;
     double l3_ns = sweep_l3_ns(sizes, lat, l2_ns, l2b, victim);
-    if (l3_ns >= L3_OVER_DRAM * dram_ns) {
-        /* the first point misses already: its "L3 time" is DRAM's */
-        double l3 = victim ? s0 - l2b : s0;
-        return l3 < l2b / 2              ? (uint64_t)(l2b / 2)
-               : l3 > (double)nominal_l3 ? nominal_l3
-                                         : (uint64_t)l3;
-    }
+    /* a first point whose "L3 time" is DRAM's already misses */
+    const bool first_misses = l3_ns >= L3_OVER_DRAM * dram_ns;
     double prev_share = 0, prev_size = s0;
     for (size_t i = 0; i < n; i++) {
         double s = (double)sizes[i];
         double share = sweep_share(s, lat[i], l3_ns, l2_ns, l2b, dram_ns, victim);
-        if (share >= 0.5) {
+        if (share >= 0.5 || (i == 0 && first_misses)) {
             double cap;
             if (i == 0 || share <= prev_share) {
                 cap = s;

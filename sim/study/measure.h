@@ -110,11 +110,11 @@ uint64_t measure_l3_from_sweep(const uint64_t *sizes, const double *lat, size_t 
                                uint64_t l2_bytes, double dram_ns, bool victim, uint64_t nominal_l3);
 
 /* Has a chase sweep reached DRAM? lat[0..n) are its points' ns per load by
- * ascending size: true when the last 3 are within 10% of each other and at
- * least 10 x the L2's latency l2_ns (no L3 or SLC known hits that slowly).
- * Phase 1 then stops and sizes its DRAM reference from that point. Pure, for
- * the tests. */
-bool measure_sweep_at_dram(const double *lat, size_t n, double l2_ns);
+ * ascending size: true when the last 3 are within 10% of each other, at
+ * least 10 x the L2's latency l2_ns and at least 2 x l3_hit_ns, an L3 hit's
+ * time (0: none known). Phase 1 then stops and sizes its DRAM reference
+ * from that point. Pure, for the tests. */
+bool measure_sweep_at_dram(const double *lat, size_t n, double l2_ns, double l3_hit_ns);
 
 /* Is a sweep point of size_bytes at the edge of a cache whose loads half
  * miss at half_bytes (more than half and less than 4 times it)? Such a

@@ -35,7 +35,7 @@ struct measure {
     char foreign_start_how[160];
     uint32_t l3_ways; /* the nominal L3's ways (with foreign_start_gbps) */
     char l3_how[448];
-    char sweep_stop[160]; /* how phase 1's sweep stopped early, or "" */
+    char sweep_stop[224]; /* how phase 1's sweep stopped early, or "" */
 
     host_libc_t libc;
 
