@@ -114,6 +114,7 @@ dram_t *dram_clone(const dram_t *d, dram_t *into)
 bool dram_same(const dram_t *d, const dram_t *then, const struct timing_shift *sh)
 {
     return d->why == then->why && d->why_accept == then->why_accept &&
+           d->read_seen == then->read_seen && d->batch_writes == then->batch_writes &&
            d->why_bus_free == then->why_bus_free && timing_same(d->rd_free, then->rd_free, sh) &&
            timing_same(d->wr_free, then->wr_free, sh) &&
            timing_same(d->bus_free, then->bus_free, sh) &&

@@ -10,7 +10,8 @@
  *    line, which is acknowledged memory.write_latency later (this is what
  *    holds a WC buffer). The controller queues memory.write_queue lines;
  *    beyond that backlog on the bus, writes wait. Each batch of write_queue
- *    writes pays memory.turnaround twice (read->write->read).
+ *    writes that reads interleave with pays memory.turnaround twice
+ *    (read->write->read); a stream of writes alone pays none.
  *  - A line written by a zeroing operation (CLZERO, DC ZVA, a string store
  *    of zeros that does not allocate) may cost less on the write link and
  *    the bus than a data line (memory.zero_write_fraction; 1 = no

@@ -29,7 +29,9 @@ struct dram {
     double turn_share;    /* 2 x turn / batch: turnaround cycles per written line */
     double room_cycles;   /* batch x bus_cpl: bus backlog the write queue holds */
     double rd_free, wr_free, bus_free;
-    double last_accept; /* when the controller took the latest write */
+    double last_accept;    /* when the controller took the latest write */
+    bool read_seen;        /* a read since the current write batch began: the batch turns the bus */
+    uint32_t batch_writes; /* writes into the current batch (counted only with a turnaround) */
     /* attribution (docs/MODEL.md "Bottleneck attribution") */
     stats_bound_t why;          /* what bounded the latest returned time */
     stats_bound_t why_accept;   /* ... and the latest write's acceptance */
@@ -46,6 +48,7 @@ static inline double dram_i_read(dram_t *d, double t)
     d->rd_free = start + d->rd_cpl;
     d->bus_free = start + d->bus_cpl;
     d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
+    d->read_seen = true;
     return start + d->lat_rd;
 }
 
@@ -63,9 +66,20 @@ static inline double dram_i_write(dram_t *d, double t, bool zero_line)
         start = room;
         w = STATS_BOUND(ST_BOUND_MEM_BUS);
     }
-    /* On the bus, writes drain in batches; each batch pays a turnaround to
-     * writes and one back to reads, spread over its lines. */
-    d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl * share + d->turn_share;
+    /* On the bus, writes drain in batches; a batch that reads interleave
+     * with pays a turnaround to writes and one back to reads, spread over
+     * its lines (each write from the first read in it on). A stream of
+     * writes alone never turns the bus. */
+    double turn = 0;
+    if (d->turn_share > 0) {
+        if (d->read_seen)
+            turn = d->turn_share;
+        if (++d->batch_writes >= d->batch) {
+            d->batch_writes = 0;
+            d->read_seen = false;
+        }
+    }
+    d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl * share + turn;
     d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
     d->last_accept = start;
     d->why_accept = w;

@@ -16,9 +16,12 @@
  *      prefetch.stores is false: Intel's L1 prefetchers follow loads only);
  *    - lines in flight: a line is inserted at request time with the time its
  *      data arrives (cache_meta_t.ready_cycles); a later hit waits for it.
- *  - What it ignores: coherence with other cores, bank conflicts, the L1
- *    write-back bandwidth into L2, and L3 miss slots (the memory link's
- *    bandwidth and the L2 miss queue bound a single core first).
+ *    - L1 write-backs into L2: on a path of their own, not bounded, or with
+ *      l2.writeback_link shared on the fill link, one line's transfer each
+ *      (an L2 victim always takes the L3 link's);
+ *  - What it ignores: coherence with other cores, bank conflicts, and L3
+ *    miss slots (the memory link's bandwidth and the L2 miss queue bound a
+ *    single core first).
  *  - It uses the cache arrays through models/cache_impl.h (the inline forms
  *    of cache.h's functions, metadata passed as fields), the miss slots
  *    through models/mshr_impl.h and the memory path through
@@ -55,6 +58,7 @@ struct hier {
     bool pf1_stores, pf2_stores;      /* lN.prefetch.stores: stores train that prefetcher */
     double lat1, lat2, lat3, lat_mem; /* cycles */
     double cpl21, cpl32;              /* fill servers: cycles per line */
+    bool wb21;                        /* l2.writeback_link shared: L1 victims take cpl21 */
     double free21, free32;
     double foreign_per_set; /* l3.foreign_fills: other cores' lines a cycle into each L3 set */
     uint64_t pfbuf[PF_MAX];
@@ -157,6 +161,7 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
     h->lat3 = m->l3.present ? m->l3.latency_cycles : 0;
     h->lat_mem = m->mem_latency_ns * m->freq_ghz;
     h->cpl21 = m->l2.fill_bpc > 0 ? h->line_bytes / m->l2.fill_bpc : 0;
+    h->wb21 = m->l2_wb_link == MACHINE_LINK_SHARED && h->cpl21 > 0;
     h->cpl32 = m->l3.present && m->l3.fill_bpc > 0 ? h->line_bytes / m->l3.fill_bpc : 0;
     if (h->l3 && m->l3_foreign_bpc > 0 && m->l3.sets)
         h->foreign_per_set = m->l3_foreign_bpc / h->line_bytes / m->l3.sets;
@@ -313,6 +318,8 @@ HIER_HOT void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     if (!v.valid || !v.meta.dirty)
         return;
     count(h, ST_L1_WRITEBACKS, h->line_bytes);
+    if (h->wb21) /* the line crosses the fills' link: later fills queue behind it */
+        serve(&h->free21, t, h->cpl21);
     cache_victim_t v2 = {0};
     cache_meta_t *p = cache_i_lookup_or_insert(h->l2, v.addr, false, t, true, false, &v2);
     /* Not back-pressured (a known simplification): an L1 write-back that

@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "models/dram.h"
 #include "models/model.h"
 #include "models/prefetch.h"
 #include "models/string_op.h"
@@ -233,6 +234,45 @@ static void test_victim_l3(void **state)
     st = finish(md);
     assert_int_equal(st.count[ST_L3_FILLS], 17);
     model_destroy(md);
+}
+
+/* l2.writeback_link: 16 lines written, then written again. The second pass
+ * misses L1 on every line (4-line L1), finds it in L2 and pushes out a dirty
+ * L1 line each time: 16 fills of 4 cycles each over a 16 B/cycle link, with
+ * one 64-byte store per line (1 cycle) and 8 fill buffers, so the link binds:
+ * separate, 16 x 4 cycles plus the L2 latency (10) and 2 of issue and commit.
+ * Shared: each write-back also takes the link, 4 cycles right after its
+ * line's fill, so the 15 write-backs ahead of the last fill add 60 cycles
+ * (the 16th crosses after it, when nothing waits). A link of no bandwidth
+ * limit (l2.bandwidth 0) costs nothing either way. */
+static uint64_t second_pass(uint32_t fill_bpc, machine_link_t link)
+{
+    machine_t m;
+    tiny_machine(&m);
+    m.l2.fill_bpc = fill_bpc;
+    m.l2_wb_link = link;
+    model_t *md = mk(&m);
+    for (int i = 0; i < 16; i++)
+        op(md, TRACE_STORE, BASE + 64ull * i, 64, 1, 64, 0, 0);
+    stats_t a = finish(md);
+    for (int i = 0; i < 16; i++)
+        op(md, TRACE_STORE, BASE + 64ull * i, 64, 1, 64, 0, 0);
+    stats_t b = finish(md);
+    assert_int_equal(b.count[ST_L2_HITS] - a.count[ST_L2_HITS], 16);
+    assert_int_equal(b.count[ST_L1_WRITEBACKS] - a.count[ST_L1_WRITEBACKS], 16);
+    model_destroy(md);
+    return b.count[ST_CYCLES] - a.count[ST_CYCLES];
+}
+
+static void test_l2_writeback_link(void **state)
+{
+    (void)state;
+    uint64_t sep = second_pass(16, MACHINE_LINK_SEPARATE);
+    uint64_t sh = second_pass(16, MACHINE_LINK_SHARED);
+    if (sep != 16 * 4 + 10 + 2 || sh != sep + 15 * 4)
+        fail_msg("second pass: %llu cycles separate (want 76), %llu shared (want 136)",
+                 (unsigned long long)sep, (unsigned long long)sh);
+    assert_int_equal(second_pass(0, MACHINE_LINK_SHARED), second_pass(0, MACHINE_LINK_SEPARATE));
 }
 
 /* Dirty data leaves the hierarchy: 128 written lines through 16-line L2 and
@@ -572,6 +612,40 @@ static void test_line_zero(void **state)
     model_destroy(md);
 }
 
+/* memory.turnaround: 1 GHz, a 64 B/cycle bus (1 cycle a line), turnaround
+ * 8 ns and batches of 4 writes, so a write of a batch that reads interleave
+ * with pays 2 x 8 / 4 = 4 cycles more. Eight writes alone: 8 cycles of bus.
+ * One read, then eight writes: the read's cycle, the first batch (which
+ * follows a read) 4 x 5, the second 4 x 1: 25. A read between the batches
+ * turns only the second: 4 + 1 + 20 = 25. No turnaround: 9. */
+static double bus_cycles(double turn_ns, const char *pattern)
+{
+    machine_t m;
+    tiny_machine(&m);
+    m.mem_combined_bpc = 64;
+    m.mem_turnaround_ns = turn_ns;
+    m.mem_write_queue = 4;
+    dram_t *d = dram_create(&m);
+    assert_non_null(d);
+    for (const char *p = pattern; *p; p++)
+        if (*p == 'r')
+            dram_read(d, 0);
+        else
+            dram_write(d, 0, false);
+    double c = dram_drain(d, 0);
+    dram_destroy(d);
+    return c;
+}
+
+static void test_dram_turnaround(void **state)
+{
+    (void)state;
+    assert_true(bus_cycles(8, "wwwwwwww") == 8);
+    assert_true(bus_cycles(8, "rwwwwwwww") == 25);
+    assert_true(bus_cycles(8, "wwwwrwwww") == 25);
+    assert_true(bus_cycles(0, "rwwwwwwww") == 9);
+}
+
 /* Faults and reschedule points cost their configured time. */
 static void test_fault_cost(void **state)
 {
@@ -605,6 +679,8 @@ int main(void)
         cmocka_unit_test(test_nt_invalidates),
         cmocka_unit_test(test_fence_waits_for_wc),
         cmocka_unit_test(test_victim_l3),
+        cmocka_unit_test(test_l2_writeback_link),
+        cmocka_unit_test(test_dram_turnaround),
         cmocka_unit_test(test_dirty_writebacks_reach_memory),
         cmocka_unit_test(test_prefetch_boundary),
         cmocka_unit_test(test_prefetch_stores),

@@ -64,6 +64,12 @@ typedef enum machine_inclusion {
     MACHINE_INCL_VICTIM, /* exclusive victim cache: filled only by evictions from above */
 } machine_inclusion_t;
 
+/* What carries L1 write-backs into L2 (l2.writeback_link). */
+typedef enum machine_link {
+    MACHINE_LINK_SEPARATE = 0, /* a path of their own, not bounded (the fills' link is free) */
+    MACHINE_LINK_SHARED,       /* the L2<->L1 link: a write-back takes a line's l2.bandwidth */
+} machine_link_t;
+
 /* Stream prefetcher attached to a cache level (lN.prefetch.*). */
 typedef struct machine_prefetch {
     bool enabled;            /* lN.prefetch.enabled */
@@ -238,6 +244,7 @@ typedef struct machine {
     uint64_t ws_l3_bytes;    /* write_streaming.l3: ... before L3 stops allocating */
 
     machine_cache_t l1, l2, l3; /* l1: l2: l3: */
+    machine_link_t l2_wb_link;  /* l2.writeback_link: what carries L1 write-backs into L2 */
 
     /* memory path from the core's last private level to DRAM (memory.*) */
     double mem_latency_ns;          /* memory.latency: idle load-to-use latency */

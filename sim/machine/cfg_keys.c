@@ -59,7 +59,8 @@
         KEY(#lv ".mshrs", CFG_T_U32, lv.mshrs, REQ, 1, 1024, FIT, NULL,                            \
             what " misses outstanding at once (fill buffers / miss queue; models/mshr.c)"),        \
         KEY(#lv ".bandwidth", CFG_T_BW, lv.fill_bpc, REQ, 0.1, 1024, FIT, NULL,                    \
-            what " bytes per cycle delivered upward (fills, and writebacks into it)"),             \
+            what " bytes per cycle to the level above: its fills (an L3 also takes L2 victims "    \
+                 "over it, an L2 L1 victims with l2.writeback_link shared)"),                      \
         KEY(#lv ".prefetch.enabled", CFG_T_BOOL, lv.prefetch.enabled, DEF("false"), 0, 0, FIX,     \
             NULL, what " stream prefetcher on (models/prefetch.c)"),                               \
         KEY(#lv ".prefetch.train", CFG_T_U32, lv.prefetch.train_lines, DEF("2"), 1, 64, FIT, NULL, \
@@ -178,6 +179,10 @@ static const cfg_key_t keys[] = {
     CACHE_KEYS(l1, "L1D"),
     CACHE_KEYS(l2, "L2"),
     CACHE_KEYS(l3, "L3 / system cache"),
+    KEY("l2.writeback_link", CFG_T_ENUM, l2_wb_link, DEF("separate"), 0, 0, FIX, "separate|shared",
+        "what carries L1 write-backs into L2: a path of their own (separate, not bounded) or the "
+        "link the fills use (shared: each dirty L1 victim takes one line's l2.bandwidth); "
+        "models/hierarchy.c"),
     KEY("l3.inclusion", CFG_T_ENUM, l3.incl, REQ, 0, 0, FIX, "inclusive|nine|victim",
         "how L3 relates to L2: inclusive, non-inclusive non-exclusive, or victim (exclusive)"),
     KEY("l3.foreign_fills", CFG_T_BW, l3_foreign_bpc, DEF("0B/cycle"), 0, 4096, FIT, NULL,
