@@ -206,13 +206,14 @@ int cmd_crosscheck_main(int argc, char **argv)
      * measurements before and after it (taken unpinned, after native_run has
      * given the thread its affinity back). */
     double t_start = xc_now_seconds();
-    double ghz = host_measure_core_ghz(CLOCK_TRIALS);
+    xc_host_state_t hs;
+    xc_host_state_measure(&hs);
     progress_t *pg = progress_create("crosscheck native", n, !quiet);
     static native_result_t nr;
     for (size_t i = 0; i < n; i++) {
         xc_case_t *c = &cs[i];
         progress_update(pg, i);
-        int rc = xc_measure_case(c, (uint32_t)repeat, cpu, &ghz, &nr);
+        int rc = xc_measure_case(c, (uint32_t)repeat, cpu, &hs, &nr);
         if (rc == NATIVE_ENOTSUP) {
             c->skipped = true;
             continue;
@@ -231,7 +232,7 @@ int cmd_crosscheck_main(int argc, char **argv)
                          .budget_s = remeasure_s,
                          .deadline = t_start + XC_REMEASURE_DEADLINE_S,
                          .quiet = quiet,
-                         .ghz = &ghz,
+                         .hs = &hs,
                          .nr = &nr};
     if (xc_remeasure(cs, n, &rm)) {
         errorf("%s: native: %s", rm.failed->id, rm.failed->why);
@@ -270,6 +271,22 @@ int cmd_crosscheck_main(int argc, char **argv)
         printf("# core clock: not measurable on this host; predicted at the machine file's "
                "%.2f GHz\n",
                m->freq_ghz);
+    double slo = 0, shi = 0, ssum = 0;
+    size_t sn = 0;
+    for (size_t i = 0; i < n; i++) {
+        double a = cs[i].adds_per_cycle;
+        if (cs[i].skipped || !(a > 0))
+            continue;
+        slo = sn ? fmin(slo, a) : a;
+        shi = sn ? fmax(shi, a) : a;
+        ssum += a;
+        sn++;
+    }
+    if (sn)
+        printf("# core share: %.2f..%.2f independent adds per cycle around the native runs (mean "
+               "%.2f; a core to itself gives about its ALU count, less when another thread "
+               "shares it; csv host_adds_per_cycle)\n",
+               slo, shi, ssum / (double)sn);
     if (ci_pct > 0 && remeasure_s > 0)
         printf(
             "# measured again: %zu cases whose 95%% interval was wider than %g%% of the mean, in "

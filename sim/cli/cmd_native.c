@@ -45,7 +45,7 @@ void cmd_native_usage(FILE *out)
             "usage: clearsim native [options]\n"
             "\n"
             "Run 'perf bench mem memset' or 'perf bench mem mmap' natively on this host with the\n"
-            "real kernels (the native mode of the sources 'run' simulates): a warm-up run, then\n"
+            "real kernels (the native mode of the sources 'run' simulates): a warm-up, then\n"
             "--repeat timed runs pinned to one CPU; mean, stddev and 95%% confidence interval;\n"
             "perf counters where the host allows them; the cleared bytes are verified.\n"
             "Output: the formats and JSON contract of 'run', plus a 'native' object.\n"
@@ -72,13 +72,15 @@ void cmd_native_usage(FILE *out)
             "      --extent-cap SIZE     mmap: label only (default %s)\n"
             "      --repeat N            timed runs after the warm-up, 1..%u (default %u)\n"
             "      --cpu N               pin to CPU N (default: the CPU it starts on)\n"
+            "      --warm-up MS          untimed runs, back to back, for at least MS ms before\n"
+            "                            the timed ones, 0..%u (default %u; at least one run)\n"
             "      --format text|csv|json  output format (default text; see docs/JSON.md)\n"
             "  -o, --output FILE         write the report to FILE (atomically); '-' is stdout\n"
             "  -q, --quiet               no progress report on stderr\n"
             "  -h, --help                show this help\n",
             wl_kind_name(d.kind), size, (unsigned)d.loops, (unsigned)d.fill, page,
             wl_fault_name(d.fault), caller_preempt_name(d.preempt), cap, NATIVE_REPEAT_MAX,
-            NATIVE_REPEAT_DEFAULT);
+            NATIVE_REPEAT_DEFAULT, NATIVE_WARM_MS_MAX, NATIVE_WARM_MS_DEFAULT);
 }
 
 /* Fill in what `run` takes from the machine file from the host instead. */
@@ -145,6 +147,7 @@ int cmd_native_main(int argc, char **argv)
     native_opts_init(&o);
     o.repeat = c->repeat;
     o.cpu = c->cpu;
+    o.warm_ms = c->warm_ms;
     o.progress = !c->run.quiet && isatty(STDERR_FILENO);
     if (native_run(&c->run.point.spec, &o, res, err, sizeof err) != 0) {
         errorf("%s", err);

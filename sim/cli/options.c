@@ -75,6 +75,7 @@ static const struct {
     {CLI_O_CYCLES, "cycles", 'c', false},
     {CLI_O_NR_LOOPS, "nr_loops", 0, true},
     {CLI_O_PROVENANCE, "provenance", 0, true},
+    {CLI_O_WARM_UP, "warm-up", 0, true},
 };
 #define N_TABLE (sizeof cli_table / sizeof cli_table[0])
 
@@ -355,6 +356,11 @@ static int native_handler(void *ctx, cli_opt_t id, const char *opt, const char *
             return -1;
         n->cpu = (int32_t)v;
         return 0;
+    case CLI_O_WARM_UP:
+        if (optval_uint(opt, arg, 0, NATIVE_WARM_MS_MAX, &v, err, errlen))
+            return -1;
+        n->warm_ms = (uint32_t)v;
+        return 0;
     default:
         return cli_run_option(&n->run, id, opt, arg, err, errlen);
     }
@@ -362,14 +368,15 @@ static int native_handler(void *ctx, cli_opt_t id, const char *opt, const char *
 
 int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t errlen)
 {
-    static const cli_opt_t opts[] = {CLI_O_FORMAT, CLI_O_OUTPUT, CLI_O_REPEAT,
-                                     CLI_O_CPU,    CLI_O_QUIET,  CLI_O_END};
+    static const cli_opt_t opts[] = {CLI_O_FORMAT,  CLI_O_OUTPUT, CLI_O_REPEAT, CLI_O_CPU,
+                                     CLI_O_WARM_UP, CLI_O_QUIET,  CLI_O_END};
     static const char *const keys[] = {"workload", "size", "chunk", "loops",   "function",   "fill",
                                        "caller",   "page", "fault", "preempt", "extent-cap", NULL};
     memset(out, 0, sizeof *out);
     cli_run_init(&out->run);
     out->repeat = NATIVE_REPEAT_DEFAULT;
     out->cpu = -1;
+    out->warm_ms = NATIVE_WARM_MS_DEFAULT;
     cli_spec_t spec = {opts, keys, &out->run.point, native_handler, out, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
     if (rc == CLI_OK && point_check_applies(&out->run.point, err, errlen) != 0)

@@ -76,6 +76,7 @@ typedef enum cli_opt {
     CLI_O_CYCLES,         /* bench: -c, cycles/byte */
     CLI_O_NR_LOOPS,       /* bench: --nr_loops, perf's -l */
     CLI_O_PROVENANCE,     /* machines --provenance NAME */
+    CLI_O_WARM_UP,        /* native --warm-up MS */
     CLI_O_COUNT
 } cli_opt_t;
 
@@ -134,11 +135,12 @@ int cli_parse_run(int argc, char **argv, cli_run_t *out, char *err, size_t errle
 
 /* One parsed `clearsim native` command line: the workload options of `run`
  * and --format / -q, without --machine, --exact and --seed (which only mean
- * something to the model), plus --repeat and --cpu. */
+ * something to the model), plus --repeat, --cpu and --warm-up. */
 typedef struct cli_native {
-    cli_run_t run;   /* point.spec, format, output, quiet */
-    uint32_t repeat; /* --repeat N: timed runs (default NATIVE_REPEAT_DEFAULT) */
-    int32_t cpu;     /* --cpu N (default -1: the CPU it runs on) */
+    cli_run_t run;    /* point.spec, format, output, quiet */
+    uint32_t repeat;  /* --repeat N: timed runs (default NATIVE_REPEAT_DEFAULT) */
+    int32_t cpu;      /* --cpu N (default -1: the CPU it runs on) */
+    uint32_t warm_ms; /* --warm-up MS (default NATIVE_WARM_MS_DEFAULT) */
 } cli_native_t;
 
 /* argv[0] is "native". Returns CLI_OK, CLI_HELP or CLI_USAGE (err set). */

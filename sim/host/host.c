@@ -625,6 +625,57 @@ static uint64_t add_chain(uint64_t n, uint64_t x)
     return x;
 }
 
+/* n iterations of 32 register adds in 8 independent chains. */
+#if defined(__x86_64__)
+#define ADD8                                                                                       \
+    "add %8, %0\n\tadd %8, %1\n\tadd %8, %2\n\tadd %8, %3\n\tadd %8, %4\n\tadd %8, %5\n\t"         \
+    "add %8, %6\n\tadd %8, %7\n\t"
+#elif defined(__aarch64__)
+#define ADD8                                                                                       \
+    "add %0, %0, %8\n\tadd %1, %1, %8\n\tadd %2, %2, %8\n\tadd %3, %3, %8\n\t"                     \
+    "add %4, %4, %8\n\tadd %5, %5, %8\n\tadd %6, %6, %8\n\tadd %7, %7, %8\n\t"
+#endif
+static uint64_t add_chains8(uint64_t n, uint64_t x)
+{
+    uint64_t step = n | 1, b = x, c = x, d = x, e = x, f = x, g = x, k = x;
+#ifdef ADD8
+    for (uint64_t i = 0; i < n; i++)
+        __asm__ volatile(ADD8 ADD8 ADD8 ADD8
+                         : "+r"(x), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f), "+r"(g), "+r"(k)
+                         : "r"(step));
+#undef ADD8
+#else
+    (void)n;
+    (void)step;
+#endif
+    return x + b + c + d + e + f + g + k;
+}
+
+double host_measure_adds_per_cycle(unsigned trials)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+    const uint64_t n = 1u << 16; /* 2 Mi adds a trial */
+    volatile uint64_t sink = 1;
+    double best_dep = 0, best_ind = 0; /* adds per second */
+    for (unsigned trial = 0; trial < trials; trial++) {
+        double t0 = mono_seconds();
+        sink = add_chain(n * 2, sink); /* 16 adds an iteration: the same 2 Mi adds */
+        double t1 = mono_seconds();
+        sink = add_chains8(n, sink);
+        double t2 = mono_seconds();
+        if (t1 > t0 && 32.0 * (double)n / (t1 - t0) > best_dep)
+            best_dep = 32.0 * (double)n / (t1 - t0);
+        if (t2 > t1 && 32.0 * (double)n / (t2 - t1) > best_ind)
+            best_ind = 32.0 * (double)n / (t2 - t1);
+    }
+    (void)sink;
+    return best_dep > 0 ? best_ind / best_dep : 0;
+#else
+    (void)trials;
+    return 0;
+#endif
+}
+
 double host_measure_core_ghz(unsigned trials)
 {
 #if defined(__x86_64__) || defined(__aarch64__)

@@ -86,6 +86,14 @@ int host_detect(host_info_t *h, char *err, size_t errlen);
  * detect takes 24 trials (~0.2 s); crosscheck 8 around each native case. */
 double host_measure_core_ghz(unsigned trials);
 
+/* How much of the core this thread gets: independent register adds per core
+ * cycle, eight chains against one (each the best of `trials` trials of about
+ * 2 Mi adds, ~1 ms). A core alone gives about its ALU count (4 on Zen 3); a
+ * guest whose vCPU shares a physical core with another busy thread (SMT)
+ * gives less, down to half or below (docs/MICROBENCH.md, "Warm-up and the
+ * host's state"). Returns 0 when the ISA has no such loop here. */
+double host_measure_adds_per_cycle(unsigned trials);
+
 /* A small file of procfs or sysfs, whole (at most len - 1 bytes), as text.
  * Returns 0, or -1 when it cannot be read or is empty. */
 int host_read_text(const char *path, char *buf, size_t len);

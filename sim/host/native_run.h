@@ -8,7 +8,8 @@
  *    MADV_NOHUGEPAGE; 2 MiB hugetlb if enough pages are free, else THP via
  *    madvise(MADV_HUGEPAGE); 1 GiB hugetlb only), prefaulted with one call of
  *    the kernel over the whole buffer with fill 0xff (as perf bench mem
- *    memset does), one untimed warm-up run, then `repeat` timed runs, each
+ *    memset does), an untimed warm-up (the workload repeated for opts.warm_ms,
+ *    at least once), then `repeat` timed runs, each
  *    `loops` passes through the caller (chunked or repeat) of kernels/callers.h.
  *  - mmap: each loop maps size bytes (4 KiB: plain anonymous + MADV_NOHUGEPAGE;
  *    2 MiB: MAP_HUGETLB|MAP_HUGE_2MB if reserved, else THP via madvise; 1 GiB:
@@ -48,6 +49,13 @@
 #define NATIVE_REPEAT_DEFAULT 5u
 #define NATIVE_REPEAT_MAX     1000u
 #define NATIVE_CLOCK_TRIALS   8u /* host_measure_core_ghz trials before and after (~45 ms) */
+/* The warm-up repeats the workload for at least this long (and at least
+ * once) before the timed runs: a core that was idle or busy with other work
+ * runs a memory stream at as little as half its rate for milliseconds
+ * (docs/MICROBENCH.md, "Warm-up"). */
+#define NATIVE_WARM_MS_DEFAULT 100u
+#define NATIVE_WARM_MS_MAX     10000u
+#define NATIVE_WARM_RUNS_MAX   1000000u
 /* native_run() return value when the host cannot run the workload (a missing
  * CPU feature, page size, THP, ...): err says what is missing. */
 #define NATIVE_ENOTSUP (-2)
@@ -64,6 +72,8 @@ typedef struct native_opts {
     bool counters;   /* try perf counters */
     bool progress;   /* progress/ETA on stderr (drawn only when it is a terminal) */
     bool clock;      /* measure the core clock before and after the runs (~45 ms each) */
+    uint32_t
+        warm_ms; /* warm-up: the workload repeated for at least this long, 0..NATIVE_WARM_MS_MAX */
 } native_opts_t;
 
 /* Statistics of one quantity over the timed runs (GSL). ci95 is the
@@ -87,7 +97,9 @@ typedef struct native_result {
     bool cycles_measured;
 
     uint32_t repeat;
-    uint32_t cpu; /* the CPU the runs were pinned to */
+    uint32_t cpu;        /* the CPU the runs were pinned to */
+    uint32_t warm_runs;  /* untimed runs of the warm-up */
+    double warm_seconds; /* how long the warm-up took */
     native_stat_t seconds;
     native_stat_t bytes_per_sec;
     double run_seconds[NATIVE_REPEAT_MAX]; /* each timed run, in order */

@@ -347,6 +347,8 @@ int report_collect_native(const native_result_t *n, report_row_t *row, char *err
 #undef TERMINATED
     if (add_u64(row, "native", "repeat", NULL, n->repeat, err, errlen) ||
         add_u64(row, "native", "cpu", NULL, n->cpu, err, errlen) ||
+        add_u64(row, "native", "warm_up_runs", NULL, n->warm_runs, err, errlen) ||
+        add_double_at(row, "native", "warm_up_seconds", NULL, n->warm_seconds, err, errlen) ||
         add_native_stat(row, "seconds", &n->seconds, err, errlen) ||
         add_native_stat(row, "bytes_per_sec", &n->bytes_per_sec, err, errlen) ||
         add_str_at(row, "native", "page_mode", NULL, native_page_mode_name(n->page_mode), err,

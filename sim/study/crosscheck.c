@@ -182,7 +182,14 @@ static void xc_task(void *ctx, size_t i)
  * batches. *ghz holds the clock measured before the batch; the one measured
  * after it replaces it, and their mean is the batch's clock. Returns
  * native_run's code (c->why says why). */
-int xc_measure_case(xc_case_t *c, uint32_t repeat, long cpu, double *ghz, native_result_t *nr)
+void xc_host_state_measure(xc_host_state_t *hs)
+{
+    hs->ghz = host_measure_core_ghz(CLOCK_TRIALS);
+    hs->adds_per_cycle = host_measure_adds_per_cycle(SHARE_TRIALS);
+}
+
+int xc_measure_case(xc_case_t *c, uint32_t repeat, long cpu, xc_host_state_t *hs,
+                    native_result_t *nr)
 {
     native_opts_t no;
     native_opts_init(&no);
@@ -199,13 +206,19 @@ int xc_measure_case(xc_case_t *c, uint32_t repeat, long cpu, double *ghz, native
     native_stat_t st = native_stats(c->rate, c->runs);
     c->measured = st.mean / GIB;
     c->ci95 = st.ci95 / GIB;
-    double after = host_measure_core_ghz(CLOCK_TRIALS);
-    if (*ghz > 0 && after > 0) {
-        c->clock_weighted += (*ghz + after) / 2 * repeat;
+    xc_host_state_t after;
+    xc_host_state_measure(&after);
+    if (hs->ghz > 0 && after.ghz > 0) {
+        c->clock_weighted += (hs->ghz + after.ghz) / 2 * repeat;
         c->clock_runs += repeat;
         c->clock_ghz = c->clock_weighted / c->clock_runs;
     }
-    *ghz = after;
+    if (hs->adds_per_cycle > 0 && after.adds_per_cycle > 0) {
+        c->adds_weighted += (hs->adds_per_cycle + after.adds_per_cycle) / 2 * repeat;
+        c->adds_runs += repeat;
+        c->adds_per_cycle = c->adds_weighted / c->adds_runs;
+    }
+    *hs = after;
     return 0;
 }
 
@@ -250,7 +263,7 @@ int xc_remeasure(xc_case_t *cs, size_t n, xc_remeasure_t *r)
             break;
         progress_update(pg, (uint64_t)(spent * 10));
         r->cases += worst->runs == r->repeat; /* its first extra batch */
-        rc = xc_measure_case(worst, r->repeat, r->cpu, r->ghz, r->nr);
+        rc = xc_measure_case(worst, r->repeat, r->cpu, r->hs, r->nr);
         if (rc) {
             r->failed = worst;
             break;
@@ -290,19 +303,19 @@ int xc_write_csv(const char *path, const xc_case_t *cs, size_t n, const char *ma
     FILE *f = outfile_fp(of);
     fprintf(f, "case,machine,workload,function,caller,page_bytes,size_bytes,chunk_bytes,loops,"
                "fill,measured_bytes_per_sec,measured_ci95_bytes_per_sec,predicted_bytes_per_sec,"
-               "error_pct,predicted_at_ghz,runs,set\n");
+               "error_pct,predicted_at_ghz,runs,set,host_adds_per_cycle\n");
     for (size_t i = 0; i < n; i++) {
         const xc_case_t *c = &cs[i];
         if (c->skipped)
             continue;
         const wl_spec_t *s = &c->spec;
-        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f,%.3f,%u,%s\n", c->id,
-                machine, wl_kind_name(s->kind), s->function, wl_caller_name(s->caller),
+        fprintf(f, "%s,%s,%s,%s,%s,%llu,%llu,%llu,%u,%u,%.0f,%.0f,%.0f,%.3f,%.3f,%u,%s,%.2f\n",
+                c->id, machine, wl_kind_name(s->kind), s->function, wl_caller_name(s->caller),
                 (unsigned long long)s->page_bytes, (unsigned long long)s->size_bytes,
                 (unsigned long long)(s->chunk_bytes ? s->chunk_bytes : s->size_bytes), s->loops,
                 s->fill, c->measured * GIB, c->ci95 * GIB, c->predicted * GIB,
                 100 * (c->predicted - c->measured) / c->measured, c->predicted_at_ghz, c->runs,
-                set ? set : "");
+                set ? set : "", c->adds_per_cycle);
     }
     return outfile_commit(of, err, errlen);
 }

@@ -50,6 +50,7 @@
 #define XC_CASES_MAX 512
 #define GIB          (1024.0 * 1024.0 * 1024.0)
 #define CLOCK_TRIALS 8   /* host_measure_core_ghz trials between native cases (~45 ms) */
+#define SHARE_TRIALS 4   /* host_measure_adds_per_cycle trials between native cases (~4 ms) */
 #define XC_RUNS_MAX  100 /* timed runs of a case (--repeat at most) */
 #define XC_RUNS_POOL 24  /* re-measurement stops adding batches to a case here */
 /* Re-measurement stops this long after the crosscheck started, whatever
@@ -68,6 +69,10 @@ typedef struct xc_case {
     uint32_t runs;
     double clock_weighted; /* sum over batches of (clock around it x its runs) */
     uint32_t clock_runs;   /* runs of the batches whose clock was measured */
+    double adds_per_cycle; /* the core's share around its native runs
+                              (host_measure_adds_per_cycle), 0: not measured */
+    double adds_weighted;  /* sum over batches of (share around it x its runs) */
+    uint32_t adds_runs;    /* runs of the batches whose share was measured */
     bool skipped;
     bool model_failed; /* why says why */
     char why[160];
@@ -77,11 +82,22 @@ typedef struct xc_case {
  * returns the number of cases (--quick: a smaller sweep). */
 size_t xc_build_sweep(const machine_t *m, const host_info_t *h, bool quick, xc_case_t *cs);
 
+/* The host's state between native cases: the clock and the core's share
+ * (host_measure_adds_per_cycle) measured after the last one. */
+typedef struct xc_host_state {
+    double ghz;
+    double adds_per_cycle;
+} xc_host_state_t;
+
+/* *hs measured now. */
+void xc_host_state_measure(xc_host_state_t *hs);
+
 /* One batch of `repeat` timed runs of case c, pooled with its earlier
- * batches. *ghz holds the clock measured before the batch; the one measured
- * after it replaces it, and their mean is the batch's clock. Returns
- * native_run's code (c->why says why). */
-int xc_measure_case(xc_case_t *c, uint32_t repeat, long cpu, double *ghz, native_result_t *nr);
+ * batches. *hs holds the state measured before the batch; the one measured
+ * after it replaces it, and their means are the batch's clock and share.
+ * Returns native_run's code (c->why says why). */
+int xc_measure_case(xc_case_t *c, uint32_t repeat, long cpu, xc_host_state_t *hs,
+                    native_result_t *nr);
 
 /* The second pass's settings (in) and what it did (out). */
 typedef struct xc_remeasure {
@@ -91,7 +107,7 @@ typedef struct xc_remeasure {
     double budget_s;     /* seconds it may take */
     double deadline;     /* xc_now_seconds() it never runs past */
     bool quiet;          /* no progress line */
-    double *ghz;         /* measure()'s clock state */
+    xc_host_state_t *hs; /* measure()'s host state */
     native_result_t *nr; /* measure()'s result buffer */
     size_t batches;      /* out: batches run */
     size_t cases;        /* out: cases that got at least one */

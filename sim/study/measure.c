@@ -32,6 +32,7 @@
 #include "sim/study/microbench.h"
 
 #define CLOCK_TRIALS  8
+#define SHARE_TRIALS  4   /* host_measure_adds_per_cycle trials after a figure (~4 ms) */
 #define SWEEP_STEP    1.5 /* the latency sweep's size ratio */
 #define SWEEP_TOP     1.5 /* ... up to this times the nominal L3 */
 #define MIN_DRAM      (32ull << 20)
@@ -465,6 +466,8 @@ static void run_fig(measure_t *ms, const machine_t *hm, measure_fig_t *f, double
     double here = *ghz > 0 && after > 0 ? (*ghz + after) / 2 : after;
     f->clock_ghz = f->clock_ghz > 0 ? (f->clock_ghz + here) / 2 : here;
     *ghz = after;
+    double share = host_measure_adds_per_cycle(SHARE_TRIALS);
+    f->adds_per_cycle = f->adds_per_cycle > 0 ? (f->adds_per_cycle + share) / 2 : share;
 }
 
 static void sweep_trim(measure_t *ms, size_t i, size_t *to);
@@ -677,9 +680,12 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
         measure_fig_t *f = &ms->f[i];
         if (f->skipped)
             continue;
+        char share[48] = "";
+        if (f->adds_per_cycle > 0)
+            snprintf(share, sizeof share, ", %.1f adds/cycle", f->adds_per_cycle);
         snprintf(f->mb.source, sizeof f->mb.source,
-                 "measured %s, %u runs (median; +-%.0f%%), %.2f GHz", ms->date, f->runs,
-                 100 * f->ci95_rel, f->clock_ghz);
+                 "measured %s, %u runs (median; +-%.0f%%), %.2f GHz%s", ms->date, f->runs,
+                 100 * f->ci95_rel, f->clock_ghz, share);
     }
     return 0;
 }

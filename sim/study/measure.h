@@ -43,11 +43,12 @@
 #define MEASURE_RUNS_MAX 40
 
 typedef struct measure_fig {
-    machine_mb_t mb;  /* what ran and its value (mb.value; mb.source says "measured ...") */
-    unsigned stage;   /* fit stage 1..9; 0: not a fit target (derives a value, or kept) */
-    double ci95_rel;  /* half-width of the 95% interval of the mean, relative to the value */
-    double clock_ghz; /* the clock around its runs */
-    uint32_t runs;    /* timed runs (pooled over the passes) */
+    machine_mb_t mb;       /* what ran and its value (mb.value; mb.source says "measured ...") */
+    unsigned stage;        /* fit stage 1..9; 0: not a fit target (derives a value, or kept) */
+    double ci95_rel;       /* half-width of the 95% interval of the mean, relative to the value */
+    double clock_ghz;      /* the clock around its runs */
+    double adds_per_cycle; /* the core's share after its runs (host_measure_adds_per_cycle) */
+    uint32_t runs;         /* timed runs (pooled over the passes) */
     double sec[MEASURE_RUNS_MAX]; /* their times */
     bool skipped;                 /* the host cannot run it (why) */
     char why[200];

@@ -84,6 +84,8 @@ for line in open(sys.argv[1]):
     if s:
         summary = (int(s.group(1)), float(s.group(2)), float(s.group(3)))
 assert summary, "no summary line"
+shares = [float(l.split()[3].split("..")[0]) for l in open(sys.argv[1]) if l.startswith("# core share: ")]
+assert len(shares) <= 1, shares
 assert summary[0] == len(rows) >= 6, (summary, len(rows))
 assert again, "no 'measured again' line"
 extra = [r[3] // 2 - 1 for r in rows.values() if r[3] > 2]
@@ -104,6 +106,8 @@ for row in r:
     assert abs(m_bps / 2**30 - meas) <= half(3), (row, meas)
     assert abs(p_bps / 2**30 - pred) <= half(3), (row, pred)
     assert abs(e - err) <= half(1) + half(3), (row, err)
+    share = float(row["host_adds_per_cycle"])  # 0: the ISA has no probe loop
+    assert share == 0 or 0.05 < share < 16, row
     errs.append(abs(e))
 assert abs(statistics.median(errs) - summary[1]) <= half(1) + half(3), (errs, summary)
 assert abs(max(errs) - summary[2]) <= half(1) + half(3), (errs, summary)

@@ -31,7 +31,7 @@ assert list(c) == std, list(c)
 for name, v in c.items():
     assert v is None or (isinstance(v, int) and v >= 0), (name, v)
 n = doc["native"]
-nkeys = ["repeat", "cpu", "seconds", "bytes_per_sec", "page_mode", "page_how", "huge_bytes",
+nkeys = ["repeat", "cpu", "warm_up_runs", "warm_up_seconds", "seconds", "bytes_per_sec", "page_mode", "page_how", "huge_bytes",
          "counters_via", "counters_reason", "host_model", "kernel_release", "kernel_version",
          "kernel_preempt", "preempt_source", "thp_enabled", "base_page_bytes", "date_utc",
          "clock_ghz"]
@@ -43,6 +43,9 @@ for q in ("before", "after"):
     g = n["clock_ghz"][q]
     assert g is None or 0.2 < g < 10, (q, g)
 assert n["repeat"] == 3 and isinstance(n["cpu"], int) and n["cpu"] >= 0
+# the default warm-up repeats the workload for at least 100 ms, at least once
+assert isinstance(n["warm_up_runs"], int) and n["warm_up_runs"] >= 1, n["warm_up_runs"]
+assert n["warm_up_seconds"] >= 0.1, n["warm_up_seconds"]
 for q in ("seconds", "bytes_per_sec"):
     assert list(n[q]) == ["mean", "stddev", "ci95"], list(n[q])
     assert n[q]["mean"] > 0 and n[q]["stddev"] >= 0 and n[q]["ci95"] >= 0, n[q]
@@ -104,6 +107,12 @@ fi
 expect_error 2 "unrecognized option '--machine'" native --machine zen3-epyc-7j13
 expect_error 2 "--repeat '0'" native --repeat 0
 expect_error 2 "--cpu 'x'" native --cpu x
+expect_error 2 "--warm-up '10001'" native --warm-up 10001
+# --warm-up 0: a single warm-up run
+cs native -s 64KB -f rep_stosb --repeat 1 --warm-up 0 --format json -q
+[[ $RC -eq 0 ]] || fail "native --warm-up 0: exit $RC"
+python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["native"]; assert n["warm_up_runs"] == 1, n' "$OUT" ||
+    fail "--warm-up 0 did more than one warm-up run"
 expect_error 2 "--fill" native --workload mmap --fill 3
 cs native --help
 [[ $RC -eq 0 ]] && grep -q '^usage: clearsim native' "$OUT" || fail "native --help"
