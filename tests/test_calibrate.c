@@ -374,10 +374,11 @@ static void test_write_keeps_units(void **state)
     cfg_machine_destroy(m);
 }
 
-/* The minimal fixture with a microbench: section appended. */
-static machine_t *minimal_with(const char *section)
+/* The minimal fixture with a microbench: section appended; NULL with the
+ * loader's message in e when it does not load. */
+static machine_t *minimal_try(const char *section, char *e, size_t elen)
 {
-    char path[1024], text[8192], e[512] = "";
+    char path[1024], text[8192];
     snprintf(path, sizeof(path), "%s/tests/fixtures/good/minimal.yaml", CLEARSIM_SOURCE_DIR);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
@@ -385,10 +386,44 @@ static machine_t *minimal_with(const char *section)
     fclose(f);
     text[n] = 0;
     strncat(text, section, sizeof(text) - strlen(text) - 1);
-    machine_t *m = cfg_machine_load_string(text, strlen(text), "minimal.yaml", e, sizeof e);
+    return cfg_machine_load_string(text, strlen(text), "minimal.yaml", e, elen);
+}
+
+/* The minimal fixture with a microbench: section appended. */
+static machine_t *minimal_with(const char *section)
+{
+    char e[512] = "";
+    machine_t *m = minimal_try(section, e, sizeof e);
     if (!m)
         fail_msg("%s", e);
     return m;
+}
+
+/* microbench.adds_per_cycle: the core's share the figures ran at, 0.05..16
+ * (not given: 0, not measured). */
+static void test_microbench_share(void **state)
+{
+    (void)state;
+    static const char fig[] =
+        "  figures:\n"
+        "    - {id: lat-l1, workload: latency, function: chase, size: 16KiB,\n"
+        "       ns_per_load: 2, source: test}\n";
+    char sec[512], e[512] = "";
+    static const struct {
+        const char *line;
+        double want;
+    } ok[] = {{"  adds_per_cycle: 3.9\n", 3.9}, {"", 0}, {"  adds_per_cycle: 0.05\n", 0.05}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) { /* given, absent, at the floor */
+        snprintf(sec, sizeof sec, "microbench:\n%s%s", ok[i].line, fig);
+        machine_t *m = minimal_with(sec);
+        assert_true(m->mb_adds_per_cycle == ok[i].want);
+        cfg_machine_destroy(m);
+    }
+    /* just under the floor */
+    snprintf(sec, sizeof sec, "microbench:\n  adds_per_cycle: 0.049\n%s", fig);
+    assert_null(minimal_try(sec, e, sizeof e));
+    if (!strstr(e, "microbench.adds_per_cycle") || !strstr(e, "0.049"))
+        fail_msg("the error names neither the key nor the value: %s", e);
 }
 
 static void test_microbench_data(void **state)
@@ -459,13 +494,10 @@ static void test_microbench_data(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_staged_fit_recovers),
-        cmocka_unit_test(test_bad_stages),
-        cmocka_unit_test(test_microbench_data),
-        cmocka_unit_test(test_data_clock),
-        cmocka_unit_test(test_case_clock),
-        cmocka_unit_test(test_write_keeps_units),
-        cmocka_unit_test(test_write_replaces_header),
+        cmocka_unit_test(test_staged_fit_recovers), cmocka_unit_test(test_bad_stages),
+        cmocka_unit_test(test_microbench_data),     cmocka_unit_test(test_microbench_share),
+        cmocka_unit_test(test_data_clock),          cmocka_unit_test(test_case_clock),
+        cmocka_unit_test(test_write_keeps_units),   cmocka_unit_test(test_write_replaces_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -287,6 +287,8 @@ typedef struct machine {
     double mb_clock_ghz; /* microbench.clock: the core clock the figures hold at (0: core.freq) */
     double mb_tolerance; /* microbench.tolerance: relative error `clearsim check` allows */
     machine_boost_t mb_boost; /* microbench.boost: whether the figures ran with boost on */
+    double mb_adds_per_cycle; /* microbench.adds_per_cycle: the core's share the figures ran at
+                                 (independent adds per cycle; 0: not measured) */
     uint32_t n_mb;
     machine_mb_t mb[MACHINE_MB_MAX];
     uint32_t n_mb_fit;

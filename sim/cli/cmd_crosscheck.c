@@ -287,6 +287,14 @@ int cmd_crosscheck_main(int argc, char **argv)
                "%.2f; a core to itself gives about its ALU count, less when another thread "
                "shares it; csv host_adds_per_cycle)\n",
                slo, shi, ssum / (double)sn);
+    double file_share = m->mb_adds_per_cycle, run_share = sn ? ssum / (double)sn : 0;
+    if (file_share > 0 && run_share > 0 &&
+        (run_share > XC_SHARE_APART * file_share || file_share > XC_SHARE_APART * run_share))
+        printf("# core share differs: the machine file's figures ran at %.2f adds per cycle "
+               "(microbench.adds_per_cycle), these cases at %.2f: cases bound in the core, L1, "
+               "L2 or L3 are not comparable with its figures (docs/MICROBENCH.md, \"Warm-up and "
+               "the host's state\")\n",
+               file_share, run_share);
     if (ci_pct > 0 && remeasure_s > 0)
         printf(
             "# measured again: %zu cases whose 95%% interval was wider than %g%% of the mean, in "

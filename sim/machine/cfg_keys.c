@@ -264,6 +264,10 @@ static const cfg_key_t keys[] = {
     KEY("microbench.boost", CFG_T_ENUM, mb_boost, DEF("unknown"), 0, 0, FIX, "unknown|on|off",
         "whether the figures were measured with boost (turbo) on; with on, microbench.clock "
         "is the clock the core held under it"),
+    KEY("microbench.adds_per_cycle", CFG_T_DOUBLE, mb_adds_per_cycle, OPT, 0.05, 16, FIX, NULL,
+        "the core's share the figures were measured at: independent register adds per cycle "
+        "(detect --measure; about the ALU count on a core to itself, less when another thread "
+        "shares it); crosscheck says when its own runs meet another"),
     KEY("microbench.fit", CFG_T_MBFIT, mb_fit, OPT, 0, 0, FIX, NULL,
         "keys `clearsim calibrate --microbench` fits to the figures: [{key, stage, range}]; "
         "stage N takes the figures with stage: N (docs/ADDING-A-MACHINE.md)"),

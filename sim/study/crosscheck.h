@@ -49,10 +49,13 @@
 
 #define XC_CASES_MAX 512
 #define GIB          (1024.0 * 1024.0 * 1024.0)
-#define CLOCK_TRIALS 8   /* host_measure_core_ghz trials between native cases (~45 ms) */
-#define SHARE_TRIALS 4   /* host_measure_adds_per_cycle trials between native cases (~4 ms) */
-#define XC_RUNS_MAX  100 /* timed runs of a case (--repeat at most) */
-#define XC_RUNS_POOL 24  /* re-measurement stops adding batches to a case here */
+#define CLOCK_TRIALS 8 /* host_measure_core_ghz trials between native cases (~45 ms) */
+#define SHARE_TRIALS 4 /* host_measure_adds_per_cycle trials between native cases (~4 ms) */
+/* crosscheck says so when its cases' mean share and the file's figures' are
+ * further apart than this ratio */
+#define XC_SHARE_APART 1.25
+#define XC_RUNS_MAX    100 /* timed runs of a case (--repeat at most) */
+#define XC_RUNS_POOL   24  /* re-measurement stops adding batches to a case here */
 /* Re-measurement stops this long after the crosscheck started, whatever
  * --remeasure says, leaving the predictions (about a minute on 2 cores) time
  * to finish within 5 minutes (issue 4's bound for the default sweep). */

@@ -412,6 +412,7 @@ static void copy_fig(measure_t *ms, measure_fig_t *f)
         f->mb.tolerance = tol;
         f->runs = 1;
         f->clock_ghz = ms->from->mb_clock_ghz > 0 ? ms->from->mb_clock_ghz : ms->from->freq_ghz;
+        f->adds_per_cycle = ms->from->mb_adds_per_cycle;
         return;
     }
     f->skipped = true;
@@ -676,6 +677,14 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
         return errbuf_set(err, errlen, "the core clock could not be measured");
     qsort(clocks, nc, sizeof clocks[0], cmp_double);
     ms->clock_ghz = nc % 2 ? clocks[nc / 2] : (clocks[nc / 2 - 1] + clocks[nc / 2]) / 2;
+    nc = 0;
+    for (size_t i = 0; i < ms->n; i++)
+        if (!ms->f[i].skipped && ms->f[i].adds_per_cycle > 0)
+            clocks[nc++] = ms->f[i].adds_per_cycle;
+    qsort(clocks, nc, sizeof clocks[0], cmp_double);
+    ms->adds_per_cycle = !nc      ? 0
+                         : nc % 2 ? clocks[nc / 2]
+                                  : (clocks[nc / 2 - 1] + clocks[nc / 2]) / 2;
     for (size_t i = 0; i < ms->n && !ms->from; i++) {
         measure_fig_t *f = &ms->f[i];
         if (f->skipped)

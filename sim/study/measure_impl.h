@@ -21,11 +21,12 @@ struct measure {
     char base_path[MACHINE_TEXT_MAX];
     char base_why[MACHINE_TEXT_MAX];
     char base_name[MACHINE_NAME_MAX];
-    bool same_silicon; /* the base describes this CPU: vendor, family and model */
-    machine_t *base;   /* the base file, loaded */
-    machine_t *from;   /* measure_use_figures: the file whose figures stand in for runs */
-    char date[32];     /* when the suite ran (UTC, ISO 8601) */
-    double clock_ghz;  /* median of the figures' clocks */
+    bool same_silicon;     /* the base describes this CPU: vendor, family and model */
+    machine_t *base;       /* the base file, loaded */
+    machine_t *from;       /* measure_use_figures: the file whose figures stand in for runs */
+    char date[32];         /* when the suite ran (UTC, ISO 8601) */
+    double clock_ghz;      /* median of the figures' clocks */
+    double adds_per_cycle; /* median of the figures' shares (0: not measured) */
     size_t n;
     measure_fig_t f[MEASURE_FIGS_MAX];
 

@@ -90,6 +90,14 @@ static char *tail_text(const measure_t *ms)
             ms->h.boost_how);
     fprintf(f, "  tolerance: %s%*s# clearsim check: a figure and the model agree within it\n",
             MEASURE_TOLERANCE, 25, "");
+    if (ms->adds_per_cycle > 0) {
+        snprintf(s, sizeof s, "%.2f", ms->adds_per_cycle);
+        fprintf(f,
+                "  adds_per_cycle: %s%*s# measured: the median core's share after the figures "
+                "(independent adds per cycle; less than the ALU count: another thread shared the "
+                "core)\n",
+                s, (int)(18 - strlen(s)), "");
+    }
     fprintf(f, "  figures:\n");
     for (size_t i = 0; i < ms->n; i++) {
         const measure_fig_t *g = &ms->f[i];
