@@ -52,7 +52,7 @@
 /* The warm-up repeats the workload for at least this long (and at least
  * once) before the timed runs: a core that was idle or busy with other work
  * runs a memory stream at as little as half its rate for milliseconds
- * (docs/MICROBENCH.md, "Warm-up"). */
+ * (docs/MICROBENCH.md, "Warm-up and the host's state"). */
 #define NATIVE_WARM_MS_DEFAULT 100u
 #define NATIVE_WARM_MS_MAX     10000u
 #define NATIVE_WARM_RUNS_MAX   1000000u

@@ -471,6 +471,23 @@ static void run_fig(measure_t *ms, const machine_t *hm, measure_fig_t *f, double
     f->adds_per_cycle = f->adds_per_cycle > 0 ? (f->adds_per_cycle + share) / 2 : share;
 }
 
+/* The median of the figures' clocks, or (share) of their core shares, over
+ * the figures that ran and have one; 0 when none has. */
+static double fig_median(const measure_t *ms, bool share)
+{
+    double v[MEASURE_FIGS_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < ms->n; i++) {
+        double x = share ? ms->f[i].adds_per_cycle : ms->f[i].clock_ghz;
+        if (!ms->f[i].skipped && x > 0)
+            v[n++] = x;
+    }
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof v[0], cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void sweep_trim(measure_t *ms, size_t i, size_t *to);
 
 /* Figures from .. *to; phase 1 (trim) stops its sweep at DRAM and moves
@@ -668,23 +685,10 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
     if (rc)
         return errbuf_set(err, errlen, "out of memory");
 
-    double clocks[MEASURE_FIGS_MAX];
-    size_t nc = 0;
-    for (size_t i = 0; i < ms->n; i++)
-        if (!ms->f[i].skipped && ms->f[i].clock_ghz > 0)
-            clocks[nc++] = ms->f[i].clock_ghz;
-    if (!nc)
+    ms->clock_ghz = fig_median(ms, false);
+    if (!(ms->clock_ghz > 0))
         return errbuf_set(err, errlen, "the core clock could not be measured");
-    qsort(clocks, nc, sizeof clocks[0], cmp_double);
-    ms->clock_ghz = nc % 2 ? clocks[nc / 2] : (clocks[nc / 2 - 1] + clocks[nc / 2]) / 2;
-    nc = 0;
-    for (size_t i = 0; i < ms->n; i++)
-        if (!ms->f[i].skipped && ms->f[i].adds_per_cycle > 0)
-            clocks[nc++] = ms->f[i].adds_per_cycle;
-    qsort(clocks, nc, sizeof clocks[0], cmp_double);
-    ms->adds_per_cycle = !nc      ? 0
-                         : nc % 2 ? clocks[nc / 2]
-                                  : (clocks[nc / 2 - 1] + clocks[nc / 2]) / 2;
+    ms->adds_per_cycle = fig_median(ms, true);
     for (size_t i = 0; i < ms->n && !ms->from; i++) {
         measure_fig_t *f = &ms->f[i];
         if (f->skipped)

@@ -94,8 +94,8 @@ static char *tail_text(const measure_t *ms)
         snprintf(s, sizeof s, "%.2f", ms->adds_per_cycle);
         fprintf(f,
                 "  adds_per_cycle: %s%*s# measured: the median core's share after the figures "
-                "(independent adds per cycle; less than the ALU count: another thread shared the "
-                "core)\n",
+                "(independent adds per cycle: about the ALU count with the core to itself, less "
+                "when another thread shares it)\n",
                 s, (int)(18 - strlen(s)), "");
     }
     fprintf(f, "  figures:\n");
