@@ -36,6 +36,7 @@ dram_t *dram_create(const machine_t *m)
     d->rd_cpl = per_line(m->mem_read_bpc, line);
     d->wr_cpl = per_line(m->mem_write_bpc, line);
     d->zero_fraction = m->mem_zero_write_fraction;
+    d->zero_data_fraction = m->mem_zero_data_fraction > 0 ? m->mem_zero_data_fraction : 1.0;
     d->bus_cpl = per_line(m->mem_combined_bpc, line);
     d->turn = m->mem_turnaround_ns * m->freq_ghz;
     d->batch = m->mem_write_queue ? m->mem_write_queue : 1;
@@ -56,9 +57,9 @@ double dram_read(dram_t *d, double t)
     return dram_i_read(d, t);
 }
 
-double dram_write(dram_t *d, double t, bool zero_line)
+double dram_write(dram_t *d, double t, dram_line_t what)
 {
-    return dram_i_write(d, t, zero_line);
+    return dram_i_write(d, t, what);
 }
 
 stats_bound_t dram_why(const dram_t *d)

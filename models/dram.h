@@ -15,8 +15,11 @@
  *  - A line written by a zeroing operation (CLZERO, DC ZVA, a string store
  *    of zeros that does not allocate) may cost less on the write link and
  *    the bus than a data line (memory.zero_write_fraction; 1 = no
- *    difference); it is acknowledged as late. Stores of zero data (MOVNTI, STNP, ordinary stores)
- * are data lines: the memory path cannot tell them apart from others.
+ *    difference); it is acknowledged as late.
+ *  - A full line of zero data that non-temporal stores send (MOVNTI, STNP
+ *    of zeros) costs memory.zero_data_fraction of a data line on the same
+ *    two servers (1, the default: the memory side does not look at the
+ *    data). Write-backs of cached lines are data lines.
  *  - Times are core cycles; bandwidths bytes/cycle.
  */
 #ifndef CLEARSIM_DRAM_H
@@ -30,13 +33,20 @@
 
 typedef struct dram dram_t;
 
+/* What a written line holds, for its cost on the write link and the bus. */
+typedef enum dram_line {
+    DRAM_LINE_DATA = 0, /* data (or a partial line) */
+    DRAM_LINE_ZEROS,    /* a full line of zero data from non-temporal stores */
+    DRAM_LINE_ZEROING,  /* a line a zeroing operation writes (CLZERO, DC ZVA, elided zeros) */
+} dram_line_t;
+
 dram_t *dram_create(const machine_t *m);
 void dram_destroy(dram_t *d);
 /* A line read requested at t: returns when its data arrives. */
 double dram_read(dram_t *d, double t);
-/* A line write handed over at t (zero_line: by a zeroing operation): returns
- * when it is acknowledged. */
-double dram_write(dram_t *d, double t, bool zero_line);
+/* A line write of kind `what` handed over at t: returns when it is
+ * acknowledged. */
+double dram_write(dram_t *d, double t, dram_line_t what);
 /* When the controller accepted the latest write (its write queue had room):
  * what a cache that evicted a dirty line waits for before it takes the next
  * fill. */

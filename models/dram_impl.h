@@ -23,11 +23,12 @@ struct dram {
     double rd_cpl;        /* read link: cycles per line */
     double wr_cpl;        /* write link: cycles per data line */
     double zero_fraction; /* a zeroing operation's line: share of a data line's link and bus time */
-    double bus_cpl;       /* shared bus: cycles per line */
-    double turn;          /* cycles per direction change */
-    uint32_t batch;       /* writes per bus batch */
-    double turn_share;    /* 2 x turn / batch: turnaround cycles per written line */
-    double room_cycles;   /* batch x bus_cpl: bus backlog the write queue holds */
+    double zero_data_fraction; /* a full line of zero data from NT stores: the same share */
+    double bus_cpl;            /* shared bus: cycles per line */
+    double turn;               /* cycles per direction change */
+    uint32_t batch;            /* writes per bus batch */
+    double turn_share;         /* 2 x turn / batch: turnaround cycles per written line */
+    double room_cycles;        /* batch x bus_cpl: bus backlog the write queue holds */
     double rd_free, wr_free, bus_free;
     double last_accept;    /* when the controller took the latest write */
     bool read_seen;        /* a read since the current write batch began: the batch turns the bus */
@@ -52,11 +53,13 @@ static inline double dram_i_read(dram_t *d, double t)
     return start + d->lat_rd;
 }
 
-static inline double dram_i_write(dram_t *d, double t, bool zero_line)
+static inline double dram_i_write(dram_t *d, double t, dram_line_t what)
 {
     double start = timing_max(t, d->wr_free);
     stats_bound_t w = d->wr_free > t ? STATS_BOUND(ST_BOUND_MEM_WRITE_LINK) : STATS_BOUND_NONE;
-    double share = zero_line ? d->zero_fraction : 1.0;
+    double share = what == DRAM_LINE_ZEROING ? d->zero_fraction
+                   : what == DRAM_LINE_ZEROS ? d->zero_data_fraction
+                                             : 1.0;
     d->wr_free = start + d->wr_cpl * share;
     /* The controller's write queue holds `batch` lines: a write is accepted
      * while the bus backlog is shorter than that, else it waits (this is

@@ -192,10 +192,10 @@ void hier_set_contig(hier_t *h, uint64_t contig_bytes)
     pf_set_contig(h->pf2, contig_bytes);
 }
 
-static double mem_write(hier_t *h, double t, uint32_t bytes, bool zero)
+static double mem_write(hier_t *h, double t, uint32_t bytes, dram_line_t what)
 {
     count(h, ST_DRAM_WRITES, bytes);
-    return dram_i_write(h->dram, t, zero);
+    return dram_i_write(h->dram, t, what);
 }
 
 /* ---- fills and evictions ------------------------------------------------ */
@@ -211,7 +211,7 @@ static void l3_age_out(hier_t *h, uint64_t a, double t)
     cache_meta_t out;
     if (cache_i_remove(h->l3, a, &out) && out.dirty) {
         count(h, ST_L3_WRITEBACKS, h->line_bytes);
-        mem_write(h, t, h->line_bytes, false);
+        mem_write(h, t, h->line_bytes, DRAM_LINE_DATA);
     }
 }
 
@@ -244,7 +244,7 @@ HIER_HOT void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     }
     if (v.meta.dirty) {
         count(h, ST_L3_WRITEBACKS, h->line_bytes);
-        mem_write(h, t, h->line_bytes, false);
+        mem_write(h, t, h->line_bytes, DRAM_LINE_DATA);
         /* Back-pressure: the L3 takes its next fill only once memory has
          * accepted this victim (a full write queue stalls the fill path, so
          * a stream of dirty victims runs at the memory's write rate). */
@@ -276,7 +276,7 @@ HIER_HOT double l2_evicted(hier_t *h, cache_victim_t *v, double t)
             return at;
         }
     } else if (v->meta.dirty) {
-        mem_write(h, t, h->line_bytes, false);
+        mem_write(h, t, h->line_bytes, DRAM_LINE_DATA);
         stats_bound_t w = dram_i_accept_why(h->dram);
         h->why_way = w == STATS_BOUND_NONE ? B(ST_BOUND_MEM_WRITE_LINK) : w;
         return timing_max(t, dram_i_last_accept(h->dram));
@@ -558,7 +558,7 @@ static bool invalidate_all(hier_t *h, uint64_t a)
     return dirty;
 }
 
-double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, bool zero)
+double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, dram_line_t what)
 {
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
     bool full = bytes >= h->line_bytes;
@@ -571,17 +571,17 @@ double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, boo
     }
     /* A dirty cached copy of a partial line is merged into the write. */
     uint32_t wbytes = full || dirty ? h->line_bytes : bytes;
-    double done = mem_write(h, t, wbytes, zero && full);
+    double done = mem_write(h, t, wbytes, full ? what : DRAM_LINE_DATA);
     h->why = dram_i_why(h->dram) == STATS_BOUND_NONE ? rd : dram_i_why(h->dram);
     return done;
 }
 
-double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level, bool zero)
+double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level, dram_line_t what)
 {
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
     cache_meta_t out;
     if (level == HIER_MEM || (level == HIER_L3 && !h->l3))
-        return hier_write_around(h, a, t, h->line_bytes, zero);
+        return hier_write_around(h, a, t, h->line_bytes, what);
     if (cache_i_remove(h->l1, a, &out) && out.dirty)
         count(h, ST_L1_WRITEBACKS, h->line_bytes);
     count(h, ST_L1_NOALLOC, h->line_bytes);

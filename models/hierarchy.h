@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "models/base/machine.h"
+#include "models/dram.h"
 #include "models/stats.h"
 
 typedef struct hier hier_t;
@@ -46,10 +47,10 @@ double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how,
 double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued);
 /* Write `bytes` of the line past the caches to memory (WC flush, elided
  * string line, CLZERO): invalidates cached copies; returns when accepted. */
-double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, bool zero);
+double hier_write_around(hier_t *h, uint64_t addr, double t, uint32_t bytes, dram_line_t what);
 /* Write-streaming store of a full line that allocates only at `level`;
  * returns when the level accepts it. */
-double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level, bool zero);
+double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level, dram_line_t what);
 /* Is the line in L1? (no replacement update) */
 bool hier_in_l1(hier_t *h, uint64_t addr);
 /* Time at which everything outstanding has completed. */

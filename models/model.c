@@ -156,11 +156,11 @@ static inline double front(model_t *md, double n)
 /* A line leaves through a buffer of pool q (the write-combining buffers, or
  * line zeroing's own) at t; returns when the buffer was obtained (the
  * issuing side waits for that). */
-static inline double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes, bool zero,
-                               double t)
+static inline double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t bytes,
+                               dram_line_t what, double t)
 {
     double t_buf = mshr_i_acquire(q, t);
-    double done = hier_write_around(md->h, line, t_buf, bytes, zero);
+    double done = hier_write_around(md->h, line, t_buf, bytes, what);
     stats_bound_t w = (*md->hwhy);
     md->tag_pool = w == STATS_BOUND_NONE ? B(ST_BOUND_WC_BUFFERS) : w;
     md->st.count[ST_BUSY_WC_BUFFERS] += (uint64_t)(int64_t)(done - t_buf); /* whole cycles */
@@ -173,9 +173,9 @@ static inline double pool_line(model_t *md, mshr_t *q, uint64_t line, uint32_t b
     return t_buf;
 }
 
-static inline double wc_line(model_t *md, uint64_t line, uint32_t bytes, bool zero, double t)
+static inline double wc_line(model_t *md, uint64_t line, uint32_t bytes, dram_line_t what, double t)
 {
-    return pool_line(md, md->wc, line, bytes, zero, t);
+    return pool_line(md, md->wc, line, bytes, what, t);
 }
 
 /* Commit cost of a line: the L1 write port takes store_width bytes per
@@ -245,7 +245,7 @@ static void store_line(model_t *md, const pending_line_t *pl)
     double ready;
     int lvl = m->ws_enabled ? ws_level(&md->ws, pl->line, full, false) : 0; /* 0 when off */
     if (lvl)
-        ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, false);
+        ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, DRAM_LINE_DATA);
     else {
         bool hit;
         ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
@@ -268,9 +268,12 @@ static void nt_line(model_t *md, const pending_line_t *pl)
     if (walk > 0)
         why = B(ST_BOUND_TLB_WALKS);
     t += walk;
-    /* stores of data, even of zeros: not a zeroing operation (memory.zero_write_fraction) */
+    /* stores of data, even of zeros, are not a zeroing operation (memory.zero_write_fraction);
+     * a full line of zeros may still cost less at the memory (memory.zero_data_fraction) */
     stats_bound_t pool_why = md->tag_pool; /* the bound of a wait for a buffer */
-    md->t_issue = wc_line(md, pl->line, pl->bytes, false, t);
+    dram_line_t what =
+        pl->fill == 0 && pl->bytes >= md->line_bytes ? DRAM_LINE_ZEROS : DRAM_LINE_DATA;
+    md->t_issue = wc_line(md, pl->line, pl->bytes, what, t);
     if (md->t_issue > t)
         why = pool_why;
     md->t_issue = timing_max(md->t_issue, t);
@@ -540,7 +543,8 @@ static void string_op(model_t *md, const trace_op_t *op)
         if (full && string_elides(m, op->bytes, end - a, op->fill, nt)) {
             bump(md, ST_STRING_ELIDED_LINES, 1, piece);
             stats_bound_t pool_why = md->tag_pool;
-            double t_buf = wc_line(md, line, (uint32_t)piece, op->fill == 0, t);
+            double t_buf = wc_line(md, line, (uint32_t)piece,
+                                   op->fill == 0 ? DRAM_LINE_ZEROING : DRAM_LINE_DATA, t);
             if (t_buf > t)
                 why = pool_why;
             t = timing_max(t, t_buf);
@@ -550,7 +554,8 @@ static void string_op(model_t *md, const trace_op_t *op)
             int lvl = m->ws_enabled ? ws_level(&md->ws, line, full, false) : 0; /* 0 when off */
             double ready;
             if (lvl) {
-                ready = hier_stream_store(md->h, line, t, (hier_level_t)lvl, op->fill == 0);
+                ready = hier_stream_store(md->h, line, t, (hier_level_t)lvl,
+                                          op->fill == 0 ? DRAM_LINE_ZEROING : DRAM_LINE_DATA);
             } else {
                 bool hit;
                 hier_own_t how = (full && !m->string_rfo) ? HIER_NOREAD : HIER_RFO;
@@ -616,7 +621,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
         t += walk;
         if (m->lz_policy == MACHINE_LZ_MEMORY) {
             stats_bound_t pool_why = md->tag_pool;
-            double t_buf = pool_line(md, md->lzq, a, (uint32_t)lb, true, t);
+            double t_buf = pool_line(md, md->lzq, a, (uint32_t)lb, DRAM_LINE_ZEROING, t);
             if (t_buf > t)
                 why = pool_why;
             t = timing_max(t, t_buf);
@@ -628,7 +633,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
             int lvl = ws_level(&md->ws, a, true, true);
             double ready;
             if (lvl) {
-                ready = hier_stream_store(md->h, a, t, (hier_level_t)lvl, true);
+                ready = hier_stream_store(md->h, a, t, (hier_level_t)lvl, DRAM_LINE_ZEROING);
             } else {
                 bool hit;
                 ready = hier_store(md->h, a, t, HIER_NOREAD, &hit);

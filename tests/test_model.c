@@ -631,7 +631,7 @@ static double bus_cycles(double turn_ns, const char *pattern)
         if (*p == 'r')
             dram_read(d, 0);
         else
-            dram_write(d, 0, false);
+            dram_write(d, 0, DRAM_LINE_DATA);
     double c = dram_drain(d, 0);
     dram_destroy(d);
     return c;
@@ -644,6 +644,57 @@ static void test_dram_turnaround(void **state)
     assert_true(bus_cycles(8, "rwwwwwwww") == 25);
     assert_true(bus_cycles(8, "wwwwrwwww") == 25);
     assert_true(bus_cycles(0, "rwwwwwwww") == 9);
+}
+
+/* memory.zero_data_fraction: a full line of zero data from NT stores costs
+ * that share of a data line on the write link; a partial line, a line of
+ * other data and a line a zeroing operation writes do not. 1 GHz, a write
+ * link of 1 B/cycle (64 cycles a line), a write latency of 1 cycle, so the
+ * link binds: eight full lines of zeros take 8 x 64 x 0.5 = 256 cycles of
+ * link, of 0x5a 8 x 64 = 512; lines of seven 8-byte stores (56 B, one
+ * store short of the line) cost as data whatever they hold. */
+static void zero_data_machine(machine_t *m, double zero_data, double write_latency_ns)
+{
+    tiny_machine(m);
+    m->mem_write_bpc = 1;
+    m->mem_write_latency_ns = write_latency_ns;
+    m->mem_zero_data_fraction = zero_data;
+    m->mem_zero_write_fraction = 0.25; /* zeroing operations' lines only */
+}
+
+static uint64_t nt_cycles(double zero_data, uint8_t fill, uint32_t stores_a_line)
+{
+    machine_t m;
+    zero_data_machine(&m, zero_data, 1);
+    model_t *md = mk(&m);
+    for (uint32_t l = 0; l < 8; l++)
+        for (uint32_t s = 0; s < stores_a_line; s++)
+            op(md, TRACE_STORE_NT, BASE + l * 64ull + s * 8, 8, 1, 8, fill, 0);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    stats_t st = finish(md);
+    model_destroy(md);
+    return st.count[ST_CYCLES];
+}
+
+static void test_nt_zero_data(void **state)
+{
+    (void)state;
+    uint64_t data = nt_cycles(0.5, 0x5a, 8), zeros = nt_cycles(0.5, 0, 8);
+    assert_int_equal(data - zeros, 8 * 64 / 2);
+    assert_int_equal(nt_cycles(1, 0, 8), data); /* the default: data does not matter */
+    assert_int_equal(nt_cycles(0.5, 0, 7), nt_cycles(0.5, 0x5a, 7)); /* partial lines */
+    /* the link's own share: a line of zeros at 0.5 takes 32 cycles */
+    machine_t m;
+    zero_data_machine(&m, 0.5, 50);
+    dram_t *d = dram_create(&m);
+    assert_non_null(d);
+    assert_true(dram_write(d, 0, DRAM_LINE_ZEROS) == 50); /* acknowledged at the write latency */
+    assert_true(dram_drain(d, 0) == 32);                  /* its link time */
+    dram_write(d, 0, DRAM_LINE_ZEROS);
+    dram_write(d, 0, DRAM_LINE_DATA);
+    dram_write(d, 0, DRAM_LINE_ZEROING);
+    assert_true(dram_drain(d, 0) == 32 + 32 + 64 + 16);
+    dram_destroy(d);
 }
 
 /* Faults and reschedule points cost their configured time. */
@@ -681,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_victim_l3),
         cmocka_unit_test(test_l2_writeback_link),
         cmocka_unit_test(test_dram_turnaround),
+        cmocka_unit_test(test_nt_zero_data),
         cmocka_unit_test(test_dirty_writebacks_reach_memory),
         cmocka_unit_test(test_prefetch_boundary),
         cmocka_unit_test(test_prefetch_stores),

@@ -62,6 +62,7 @@ static inline void tiny_machine(machine_t *m)
     m->mem_write_latency_ns = 50;
     m->mem_write_queue = 1;
     m->mem_zero_write_fraction = 1;
+    m->mem_zero_data_fraction = 1;
     m->populate_fraction = 1;
     m->max_order_pages = 1024;
 }

@@ -257,6 +257,8 @@ typedef struct machine {
     uint32_t mem_write_queue;       /* memory.write_queue: writes batched per turnaround */
     double mem_zero_write_fraction; /* memory.zero_write_fraction: cost of an all-zero line
                                      * write relative to a data write (1 = same) */
+    double mem_zero_data_fraction;  /* memory.zero_data_fraction: cost of a full line of zero
+                                     * data from non-temporal stores (1 = as any data) */
 
     /* TLB (tlb.*) */
     uint32_t tlb_entries_4k; /* tlb.entries_4k */

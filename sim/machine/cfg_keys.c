@@ -210,7 +210,11 @@ static const cfg_key_t keys[] = {
         NULL,
         "time on the write link and bus of a line a zeroing operation writes (CLZERO, DC ZVA, an "
         "elided string store of zeros) relative to a data line (1 = same); stores of zero data "
-        "cost as data"),
+        "cost as data unless memory.zero_data_fraction says otherwise"),
+    KEY("memory.zero_data_fraction", CFG_T_DOUBLE, mem_zero_data_fraction, DEF("1"), 0.02, 1, FIT,
+        NULL,
+        "time on the write link and bus of a full line of zero data that non-temporal stores send "
+        "to memory, relative to a line of other data (1 = the data does not matter)"),
 
     /* TLB */
     KEY("tlb.entries_4k", CFG_T_U32, tlb_entries_4k, REQ, 1, 1000000, FIX, NULL,

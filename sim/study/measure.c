@@ -332,6 +332,9 @@ static void suite_rest(measure_t *ms)
          * path's rate where the narrow one may be its stores' issue rate */
         if (ntw && strcmp(ntw, nt))
             add(ms, "ntstore-l1-wide", "ntstore", ntw, l1s, 0, 0, 0, MACHINE_MB_GBPS, 7);
+        /* the same stream of data, not zeros: whether the memory side
+         * charges a line by what it holds (memory.zero_data_fraction) */
+        add(ms, "ntstore-l1-data", "ntstore", ntw ? ntw : nt, l1s, 0, 0, 0x5a, MACHINE_MB_GBPS, 7);
         if (ntf) {
             add(ms, "fence-nt-256B", "fence", ntf, l1s, 256, 0, 0, MACHINE_MB_GBPS, 7);
             add(ms, "fence-nt-2KiB", "fence", ntf, l1s, 2048, 0, 0, MACHINE_MB_GBPS, 7);

@@ -29,8 +29,9 @@
 #include "sim/study/calibrate.h"
 #include "sim/study/microbench.h"
 
-#define FIT_NAME  "measured" /* the name of the machine the fit runs on */
-#define FIT_RANGE 16.0       /* a fitted key stays within start / FIT_RANGE .. start x FIT_RANGE */
+#define FIT_NAME          "measured" /* the name of the machine the fit runs on */
+#define FIT_RANGE         16.0 /* a fitted key stays within start / FIT_RANGE .. start x FIT_RANGE */
+#define L3_OVER_L2_CYCLES 1.0  /* the least l3.latency the fit may reach, over l2.latency */
 
 typedef struct stage_keys {
     unsigned stage;
@@ -47,7 +48,9 @@ static const stage_keys_t stages[] = {
     {3, {"l3.bandwidth", "l3.latency"}}, /* together: a hit's time holds both (no stage 4) */
     {5, {"memory.latency", "tlb.walk"}},
     {6, {"memory.read_bandwidth", "memory.combined_bandwidth"}},
-    {7, {"memory.write_bandwidth", "wc.buffers", "memory.write_latency", "core.nt_store_cycles"}},
+    {7,
+     {"memory.write_bandwidth", "memory.zero_data_fraction", "wc.buffers", "memory.write_latency",
+      "core.nt_store_cycles"}},
     {8, {"core.line_zero_cycles", "line_zero.buffers", "memory.zero_write_fraction"}},
     {9, {"core.call_cycles", "string.bytes_per_cycle"}},
     {10, {"os.fault_4k", "os.populate_fraction", "os.fault_2m"}},
@@ -109,18 +112,19 @@ static void dram_values(measure_t *ms)
                     ld->mb.value);
     double bus = fig_bpc(ms, "copy-dram", 3);
     const char *by = "copy-dram x 3 (two reads and a write a line)";
-    /* the two fills of the non-temporal copy: the same traffic (the write
-     * cost does not depend on the value; fence-lz and linezero say so for
-     * zeroing), so their mean */
+    /* the non-temporal copy of data (of zeros only when that one did not
+     * run: their lines may cost less at the memory, memory.zero_data_fraction,
+     * which stage 7 fits) */
     double ntb = nt ? fig_bpc(ms, "copynt-dram", 2) : 0,
            ntzb = ntz ? fig_bpc(ms, "copynt-dram-zero", 2) : 0;
-    if (ntb > 0 && ntzb > 0)
-        ntb = (ntb + ntzb) / 2;
-    else if (ntzb > ntb)
+    const char *ntby = "copynt-dram x 2 (a read and a write a line)";
+    if (!(ntb > 0) && ntzb > 0) {
         ntb = ntzb;
+        ntby = "copynt-dram-zero x 2 (a read and a write a line)";
+    }
     if (ntb > bus) {
         bus = ntb;
-        by = "copynt-dram x 2 (a read and a write a line), the mean of its two fills";
+        by = ntby;
     }
     if (bus < rd) {
         bus = rd;
@@ -530,11 +534,12 @@ static bool stage_has(const measure_t *ms, unsigned stage, const char *key)
     const char *need = !strcmp(key, "line_zero.buffers") || !strcmp(key, "core.line_zero_cycles") ||
                                !strcmp(key, "memory.zero_write_fraction")
                            ? "linezero-l1"
-                       : !strcmp(key, "string.bytes_per_cycle") ? "string-l1"
-                       : !strcmp(key, "os.fault_2m")            ? "fault-2m"
-                       : !strcmp(key, "core.nt_store_cycles")   ? "ntstore-l1-wide"
-                       : !strcmp(key, "os.populate_fraction")   ? "fault-4k-populate"
-                                                                : NULL;
+                       : !strcmp(key, "string.bytes_per_cycle")    ? "string-l1"
+                       : !strcmp(key, "os.fault_2m")               ? "fault-2m"
+                       : !strcmp(key, "core.nt_store_cycles")      ? "ntstore-l1-wide"
+                       : !strcmp(key, "memory.zero_data_fraction") ? "ntstore-l1-data"
+                       : !strcmp(key, "os.populate_fraction")      ? "fault-4k-populate"
+                                                                   : NULL;
     (void)stage;
     if (!need)
         return true;
@@ -577,11 +582,15 @@ static int build_data(measure_t *ms, const machine_t *m, unsigned only, cal_data
             ck->stage = st;
             double v0 = start_value(ms, m, k);
             bool share = !strcmp(path, "memory.zero_write_fraction") ||
+                         !strcmp(path, "memory.zero_data_fraction") ||
                          !strcmp(path, "os.populate_fraction");
             ck->lo = share ? 0.02 : v0 / FIT_RANGE;
             ck->hi = share ? 1.0 : v0 * FIT_RANGE;
             if (ck->lo < k->min)
                 ck->lo = k->min;
+            /* the loader's order of levels: an L3 hit takes longer than an L2 hit */
+            if (!strcmp(path, "l3.latency") && ck->lo < m->l2.latency_cycles + L3_OVER_L2_CYCLES)
+                ck->lo = m->l2.latency_cycles + L3_OVER_L2_CYCLES;
             if (ck->hi > k->max)
                 ck->hi = k->max;
             room--;

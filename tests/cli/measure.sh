@@ -63,6 +63,23 @@ if [[ "${CLEARSIM_SANITIZE:-0}" != 1 ]]; then
     done
 fi
 
+# an L3 figure that reads like an L2 hit (a tenant's burst, a share smaller than it looked):
+# the fit stops l3.latency at its floor, l2.latency + 1 cycle, so that the file still loads,
+# and says it is at the bound
+mkdir -p "$TMPD/l3fast"
+fx3="$TMPD/l3fast/zen5-guest-figures.yaml" # the name the figures file says
+sed -E -e '/id: lat-sweep-2MiB,/s/ns_per_load: [0-9.]+/ns_per_load: 3.0/' \
+    -e '/id: load-l3,/s/gbps: [0-9.]+/gbps: 172.1/' -e '/id: store-l3,/s/gbps: [0-9.]+/gbps: 172.1/' "$fx5" >"$fx3"
+grep -q 'lat-sweep-2MiB.*ns_per_load: 3.0,' "$fx3" || fail "the L3-like-L2 fixture was not made"
+out3="$TMPD/fitted3.yaml"
+cs detect --measure --figures "$fx3" -o "$out3" -q
+[[ $RC -eq 0 ]] || fail "detect --measure --figures (an L3 as fast as the L2): exit $RC: $(head -c 300 "$ERR")"
+l2=$(awk '/^l2:/{m=1; next} /^[a-z]/{m=0} m && /^  latency:/{sub(/cycles/, "", $2); print $2}' "$out3")
+l3line=$(awk '/^l3:/{m=1; next} /^[a-z]/{m=0} m && /^  latency:/' "$out3")
+l3=$(awk '{sub(/cycles/, "", $2); print $2}' <<<"$l3line")
+awk -v a="$l3" -v b="$l2" 'BEGIN { exit !(a > b) }' || fail "l3.latency $l3 is not above l2.latency $l2"
+[[ $l3line == *"at the bound of its range"* ]] || fail "l3.latency at its floor does not say so: $l3line"
+
 expect_error 2 "--measure" detect --figures "$fx"
 expect_error 1 "nosuch" detect --measure --figures "$TMPD/nosuch.yaml" -o "$TMPD/x.yaml"
 [[ ! -e "$TMPD/x.yaml" ]] || fail "a failed detect --measure left its output file"
