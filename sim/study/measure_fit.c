@@ -630,9 +630,11 @@ static void record_fit(measure_t *ms, const machine_t *m, const cal_data_t *d,
         fmt_key(k->key->path, val, v, sizeof v);
         fmt_key(k->key->path, res->sigma[i], sig, sizeof sig);
         bool edge = val <= k->lo * 1.001 || val >= k->hi * 0.999;
-        measure_i_value(ms, k->key->path, v, "fitted: stage %u to %s (+- %s)%s", k->stage, ids,
-                        isfinite(res->sigma[i]) ? sig : "?",
-                        edge ? "; at the bound of its range" : "");
+        /* an interval wider than the key's whole range: its figures barely move it */
+        bool loose = !isfinite(res->sigma[i]) || res->sigma[i] > k->hi - k->lo;
+        measure_i_value(ms, k->key->path, v, "fitted: stage %u to %s (+- %s)%s%s", k->stage, ids,
+                        loose ? "?" : sig, edge ? "; at the bound of its range" : "",
+                        loose ? "; these figures barely move it" : "");
     }
 }
 

@@ -6,6 +6,7 @@
 # the stages that had figures are fitted, those of the stages without are
 # "not measured", not passed off as structural.
 source "$(dirname "$0")/common.bash"
+need_python
 
 [[ $(uname -m) == x86_64 ]] || skip "the fixture's figures are x86-64 kernels (avx2, clzero, rep_stosb)"
 fx="$CLEARSIM_SOURCE_DIR/tests/fixtures/measure/zen3-guest-figures.yaml"
@@ -55,6 +56,20 @@ cs detect --measure --figures "$fx5" -o "$out5" -q
 [[ $RC -eq 0 ]] || fail "detect --measure --figures (zen5): exit $RC"
 grep -E '^  nt_store_cycles: ' "$out5" | grep -q '# fitted: stage 7 to ntstore-l1, ntstore-l1-wide' ||
     fail "core.nt_store_cycles is not fitted in stage 7 with two NT widths"
+# an interval wider than the key's range is no interval: "?", and it says so
+# (a fitted key stays within 1/16..16 x its start, so an interval of 1000 x its value is
+# wider than its range)
+huge=$(python3 - "$out5" <<'PY'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r"\s+[a-z_0-9]+: ([0-9.eE+-]+)[A-Za-z/]*\s+# fitted: .*\(\+- ([0-9.eE+-]+)", line)
+    if m and float(m.group(2)) > 1000 * abs(float(m.group(1))):
+        print(line.strip())
+PY
+)
+[[ -z $huge ]] || fail "a fitted key shows an interval wider than its range as a number: $huge"
+unsaid=$(grep -F '(+- ?)' "$out5" | grep -v 'these figures barely move it' || true)
+[[ -z $unsaid ]] || fail "a fitted key without an interval does not say why: $unsaid"
 if [[ "${CLEARSIM_SANITIZE:-0}" != 1 ]]; then
     cs check "$out5" -q --jobs 2
     for id in ntstore-l1 ntstore-l1-wide; do
