@@ -6,7 +6,6 @@
 # the stages that had figures are fitted, those of the stages without are
 # "not measured", not passed off as structural.
 source "$(dirname "$0")/common.bash"
-need_python
 
 [[ $(uname -m) == x86_64 ]] || skip "the fixture's figures are x86-64 kernels (avx2, clzero, rep_stosb)"
 fx="$CLEARSIM_SOURCE_DIR/tests/fixtures/measure/zen3-guest-figures.yaml"
@@ -59,14 +58,19 @@ grep -E '^  nt_store_cycles: ' "$out5" | grep -q '# fitted: stage 7 to ntstore-l
 # an interval wider than the key's range is no interval: "?", and it says so
 # (a fitted key stays within 1/16..16 x its start, so an interval of 1000 x its value is
 # wider than its range)
-huge=$(python3 - "$out5" <<'PY'
+huge=""
+if command -v python3 >/dev/null 2>&1; then
+    huge=$(python3 - "$out5" <<'PY'
 import re, sys
 for line in open(sys.argv[1]):
     m = re.match(r"\s+[a-z_0-9]+: ([0-9.eE+-]+)[A-Za-z/]*\s+# fitted: .*\(\+- ([0-9.eE+-]+)", line)
     if m and float(m.group(2)) > 1000 * abs(float(m.group(1))):
         print(line.strip())
 PY
-)
+    )
+else
+    echo "note: python3 is not installed: the interval check is left out (bash .ci/setup installs it)" >&2
+fi
 [[ -z $huge ]] || fail "a fitted key shows an interval wider than its range as a number: $huge"
 unsaid=$(grep -F '(+- ?)' "$out5" | grep -v 'these figures barely move it' || true)
 [[ -z $unsaid ]] || fail "a fitted key without an interval does not say why: $unsaid"
