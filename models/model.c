@@ -9,7 +9,10 @@
  *    - a store buffer of core.store_buffer entries: a line's stores can
  *      enter only when the line `entries / stores-per-line` lines back has
  *      committed, so the buffer bounds how many lines ahead the core asks
- *      for ownership (RFO) while it waits for older lines;
+ *      for ownership (RFO) while it waits for older lines; with
+ *      core.rfo_window fill_buffers a store that misses L1 waits in its
+ *      line's fill buffer instead, and l1.mshrs lines (at least) are in
+ *      flight whatever the store width;
  *    - stores commit to L1 in order once their line is owned;
  *    - the string engine (rep stos*, MOPS): a startup cost from the
  *      machine's table, string.bytes_per_cycle, and a lookahead of
@@ -211,6 +214,11 @@ static void store_line(model_t *md, const pending_line_t *pl)
             m->insns_per_cycle > 0 ? (pl->stores + pl->insns) / m->insns_per_cycle : 0;
         uint64_t per_line = pl->stores > 0 ? (uint64_t)model_ceil(pl->stores) : 1;
         uint64_t la = m->store_buffer_entries / per_line;
+        /* core.rfo_window fill_buffers: a store that misses L1 leaves the
+         * store buffer for its line's fill buffer, so the fill buffers (which
+         * hier_store's miss slots already bound) hold the lines in flight */
+        if (m->rfo_window == MACHINE_RFO_FILL_BUFFERS && la < m->l1.mshrs)
+            la = m->l1.mshrs;
         md->slm.la = la ? la : 1;
         double accesses =
             model_ceil(pl->bytes / (double)(m->store_width_bytes ? m->store_width_bytes : 8));

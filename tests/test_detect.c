@@ -86,6 +86,34 @@ static void test_host_yaml(void **state)
     free(yaml);
 }
 
+/* CPUID's deterministic cache parameters (host_cpuid_cache), by hand: a Zen 5
+ * L2 as leaf 0x8000001d gives it (unified, level 2, two threads; 16 ways, one
+ * partition, 64 B lines, 1024 sets: 1 MiB) and an Intel L1D as leaf 4 gives
+ * it (data, level 1; 12 ways x 64 B x 64 sets = 48 KiB); type 0 ends the
+ * list. */
+static void test_cpuid_cache(void **state)
+{
+    (void)state;
+    host_cache_t c;
+    assert_true(host_cpuid_cache(0x8000001du, 2, 0x4043, (15u << 22) | 63, 1023, &c));
+    assert_int_equal(c.level, 2);
+    assert_string_equal(c.type, "Unified");
+    assert_int_equal(c.ways, 16);
+    assert_int_equal(c.line_bytes, 64);
+    assert_int_equal(c.sets, 1024);
+    assert_int_equal(c.size_bytes, 1u << 20);
+    assert_int_equal(c.shared_cpus, 2);
+    assert_string_equal(c.source, "CPUID 0x8000001d.2 ");
+    assert_true(host_cpuid_cache(4, 0, 0x21, (11u << 22) | 63, 63, &c));
+    assert_int_equal(c.level, 1);
+    assert_string_equal(c.type, "Data");
+    assert_int_equal(c.size_bytes, 48u << 10);
+    /* two partitions double the size */
+    assert_true(host_cpuid_cache(4, 3, 0x63, (15u << 22) | (1u << 12) | 63, 1023, &c));
+    assert_int_equal(c.size_bytes, 2u << 20);
+    assert_false(host_cpuid_cache(4, 4, 0, 0, 0, &c));
+}
+
 /* --machine host's warning (host_pick_judge): a guest against a bare-metal file, and a clock
  * HOST_PICK_CLOCK_TOLERANCE (10%) away from the file's core.freq: 2.20 GHz on a 2.00 GHz file
  * is at the tolerance (no warning), 2.21 GHz past it. */
@@ -128,6 +156,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fit_cache),
         cmocka_unit_test(test_host_yaml),
+        cmocka_unit_test(test_cpuid_cache),
         cmocka_unit_test(test_pick_judge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -422,6 +422,48 @@ static void test_string_l1_fill_buffers(void **state)
     assert_int_equal(cyc[1][0], cyc[0][0]); /* tracked at L2: the fill buffers play no part */
 }
 
+/* core.rfo_window: 70 cold lines cleared by stores of `width` bytes, no
+ * prefetchers, memory 100 cycles away, no bandwidth limit, 8 L1 fill
+ * buffers, a store buffer of `entries`. Returns the cycles. */
+static uint64_t rfo_window_clear(machine_rfo_window_t mode, uint32_t entries, uint16_t width)
+{
+    machine_t m;
+    tiny_machine(&m);
+    m.l1.size_bytes = 1024; /* 16 lines: the lines in flight stay in L1 */
+    m.l1.ways = 16;
+    m.l1.sets = 1;
+    m.l2.size_bytes = 64 * 1024; /* and in L2: nothing is written back */
+    m.l2.sets = 64;
+    m.store_buffer_entries = entries;
+    m.rfo_window = mode;
+    model_t *md = mk(&m);
+    op(md, TRACE_STORE, BASE, 70 * 64, 70 * 64 / width, width, 0, 0);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_RFO], 70);
+    model_destroy(md);
+    return st.count[ST_CYCLES];
+}
+
+/* core.rfo_window by hand. Eight 8-byte stores a line issue in 8 cycles and
+ * commit 8 cycles after the line arrives, 100 cycles after its RFO. A store
+ * buffer of 56 entries holds 7 lines: line 7 asks for ownership only when
+ * line 0 commits (116), so each 7 lines take 108 cycles, and line
+ * 69 = 7 x 9 + 6 commits at 116 + 9 x 108 + 6 x 8 = 1136. With fill_buffers
+ * the 8 fill buffers hold 8 lines: line 69 = 8 x 8 + 5 commits at
+ * 116 + 8 x 108 + 5 x 8 = 1020. At the threshold, a store buffer of 64
+ * entries already holds the 8 lines and the mode changes nothing; with one
+ * 64-byte store a line the fill buffers bind in both modes. */
+static void test_rfo_window(void **state)
+{
+    (void)state;
+    assert_int_equal(rfo_window_clear(MACHINE_RFO_STORE_BUFFER, 56, 8), 1136);
+    assert_int_equal(rfo_window_clear(MACHINE_RFO_FILL_BUFFERS, 56, 8), 1020);
+    assert_int_equal(rfo_window_clear(MACHINE_RFO_STORE_BUFFER, 64, 8), 1020);
+    assert_int_equal(rfo_window_clear(MACHINE_RFO_FILL_BUFFERS, 64, 8), 1020);
+    assert_int_equal(rfo_window_clear(MACHINE_RFO_STORE_BUFFER, 56, 64),
+                     rfo_window_clear(MACHINE_RFO_FILL_BUFFERS, 56, 64));
+}
+
 /* prefetch.stores: a next-line prefetcher (train 2, degree 1, distance 1)
  * over 16 lines of one page issues for lines 2..16, 15 lines, whether the
  * lines are stored (stores: true) or loaded; with stores: false a store
@@ -731,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_fence_waits_for_wc),
         cmocka_unit_test(test_victim_l3),
         cmocka_unit_test(test_l2_writeback_link),
+        cmocka_unit_test(test_rfo_window),
         cmocka_unit_test(test_dram_turnaround),
         cmocka_unit_test(test_nt_zero_data),
         cmocka_unit_test(test_dirty_writebacks_reach_memory),

@@ -70,6 +70,13 @@ typedef enum machine_link {
     MACHINE_LINK_SHARED,       /* the L2<->L1 link: a write-back takes a line's l2.bandwidth */
 } machine_link_t;
 
+/* What bounds how many lines ahead temporal stores ask for ownership
+ * (core.rfo_window). */
+typedef enum machine_rfo_window {
+    MACHINE_RFO_STORE_BUFFER = 0, /* a store waits in the store buffer until its line is owned */
+    MACHINE_RFO_FILL_BUFFERS,     /* a store that misses L1 waits in its line's fill buffer */
+} machine_rfo_window_t;
+
 /* Stream prefetcher attached to a cache level (lN.prefetch.*). */
 typedef struct machine_prefetch {
     bool enabled;            /* lN.prefetch.enabled */
@@ -202,6 +209,8 @@ typedef struct machine {
     double line_zero_cycles;       /* core.line_zero_cycles: issue cost of CLZERO / DC ZVA */
     double insns_per_cycle;        /* core.insns_per_cycle: rate for non-memory instructions */
     double call_cycles;            /* core.call_cycles: call + return + prologue per kernel call */
+
+    machine_rfo_window_t rfo_window; /* core.rfo_window: what holds a store waiting for its line */
 
     /* string engine (string.*): rep stos*, MOPS */
     machine_point_t startup[MACHINE_STARTUP_MAX]; /* string.startup: piecewise-linear in length */

@@ -361,16 +361,16 @@ static bool detected(gen_t *g, const char *path, char *val, size_t vlen, char *s
         uint32_t ways;
         bool changed = detect_fit_cache(c->size_bytes, c->ways, c->line_bytes, &size, &ways);
         char a[32], b[32];
-        const char *dir = "/sys/devices/system/cpu/cpu0/cache/index";
+        const char *dir = c->source; /* a sysfs directory or a CPUID leaf */
         if (strcmp(field, "line") == 0) {
             unit_format_size(c->line_bytes, val, vlen);
-            snprintf(src, slen, "detected: %s%u/coherency_line_size", dir, idx);
+            snprintf(src, slen, "detected: %scoherency_line_size", dir);
         } else if (!changed) {
             if (strcmp(field, "size") == 0)
                 unit_format_size(size, val, vlen);
             else
                 snprintf(val, vlen, "%u", ways);
-            snprintf(src, slen, "detected: %s%u/%s", dir, idx,
+            snprintf(src, slen, "detected: %s%s", dir,
                      strcmp(field, "size") == 0 ? "size" : "ways_of_associativity");
         } else {
             unit_format_size(c->size_bytes, a, sizeof a);
@@ -378,18 +378,18 @@ static bool detected(gen_t *g, const char *path, char *val, size_t vlen, char *s
             if (strcmp(field, "ways") == 0) {
                 snprintf(val, vlen, "%u", ways);
                 snprintf(src, slen,
-                         "detected: %s%u/ways_of_associativity says %u; %u here so that the set "
+                         "detected: %sways_of_associativity says %u; %u here so that the set "
                          "count is a power of two (see size)",
-                         dir, idx, c->ways, ways);
+                         dir, c->ways, ways);
                 return true;
             }
             snprintf(val, vlen, "%s", b);
             snprintf(src, slen,
-                     "detected: %s%u says %s, %u ways: %" PRIu64
+                     "detected: %s says %s, %u ways: %" PRIu64
                      " sets, not a power of two as the cache model needs; written as the "
                      "nearest it accepts, %u ways x %" PRIu64 " sets = %s",
-                     dir, idx, a, c->ways, c->size_bytes / ((uint64_t)c->ways * c->line_bytes),
-                     ways, size / ((uint64_t)ways * c->line_bytes), b);
+                     dir, a, c->ways, c->size_bytes / ((uint64_t)c->ways * c->line_bytes), ways,
+                     size / ((uint64_t)ways * c->line_bytes), b);
         }
         return true;
     }
@@ -616,11 +616,12 @@ body:
         if (k && k->type == YAML_SCALAR_NODE && strcmp((char *)k->data.scalar.value, "l3") == 0)
             base_l3 = true;
     }
-    if (!base_l3 && host_cache(h, 3, &idx))
+    const host_cache_t *l3 = host_cache(h, 3, &idx);
+    if (!base_l3 && l3)
         fprintf(g.f,
-                "# this host has an L3 (sysfs index%u) but %s has no l3: section to copy "
-                "its timing from; add one\n",
-                idx, g.base);
+                "# this host has an L3 (%s) but %s has no l3: section to copy its timing "
+                "from; add one\n",
+                l3->source, g.base);
     if (x && x->tail)
         fputs(x->tail, g.f);
     yaml_document_delete(&doc);

@@ -19,7 +19,12 @@
  *    DMI strings).
  *  - Caches: /sys/devices/system/cpu/cpu0/cache/index* (level, type, size,
  *    ways_of_associativity, coherency_line_size, number_of_sets,
- *    shared_cpu_list).
+ *    shared_cpu_list). Some guests have no such directory (a Firecracker
+ *    Zen 5 guest, 2026-12-05); on x86-64 the same fields then come from the
+ *    deterministic cache parameters leaf, 4 (Intel) or 0x8000001d (AMD, with
+ *    TOPOEXT, CPUID 0x80000001 ECX[22]): EAX[4:0] type, [7:5] level,
+ *    [25:14] threads sharing - 1; EBX[11:0] line - 1, [21:12] partitions - 1,
+ *    [31:22] ways - 1; ECX sets - 1.
  *  - Perf counters work when perf_event_open() of a user-space
  *    PERF_COUNT_HW_CPU_CYCLES event succeeds and counts something.
  *  - THP mode: the bracketed word of transparent_hugepage/enabled. Hugetlb:
@@ -405,6 +410,7 @@ static void detect_caches(host_info_t *h)
             break;
         host_cache_t *c = &h->caches[h->n_caches++];
         c->level = (uint32_t)v;
+        snprintf(c->source, sizeof c->source, "%s/", dir);
         snprintf(path, sizeof path, "%s/type", dir);
         read_line(path, c->type, sizeof c->type);
         snprintf(path, sizeof path, "%s/size", dir);
@@ -424,6 +430,48 @@ static void detect_caches(host_info_t *h)
             c->shared_cpus = count_cpu_list(buf);
     }
 }
+
+bool host_cpuid_cache(unsigned leaf, unsigned sub, unsigned a, unsigned b, unsigned c,
+                      host_cache_t *k)
+{
+    static const char *const types[] = {"", "Data", "Instruction", "Unified"};
+    unsigned type = a & 0x1f;
+    if (type == 0 || type > 3)
+        return false;
+    memset(k, 0, sizeof *k);
+    k->level = (a >> 5) & 7;
+    snprintf(k->type, sizeof k->type, "%s", types[type]);
+    k->line_bytes = (b & 0xfff) + 1;
+    k->ways = (b >> 22) + 1;
+    k->sets = c + 1;
+    k->size_bytes =
+        (uint64_t)k->ways * (((b >> 12) & 0x3ff) + 1) * k->line_bytes * (uint64_t)k->sets;
+    k->shared_cpus = ((a >> 14) & 0xfff) + 1;
+    snprintf(k->source, sizeof k->source, "CPUID %#x.%u ", leaf, sub);
+    return true;
+}
+
+#if defined(__x86_64__)
+/* The caches from CPUID's deterministic cache parameters (see Notes), when
+ * sysfs gave none. */
+static void detect_caches_cpuid(host_info_t *h)
+{
+    unsigned a, b, c, d, leaf = 0;
+    if (strcmp(h->vendor, "intel") == 0 && __get_cpuid_max(0, NULL) >= 4) {
+        leaf = 4;
+    } else if (__get_cpuid_max(0x80000000u, NULL) >= 0x8000001du) {
+        __cpuid(0x80000001u, a, b, c, d);
+        if (c & (1u << 22))
+            leaf = 0x8000001du;
+    }
+    for (unsigned i = 0; leaf && i < 16 && h->n_caches < HOST_CACHES_MAX; i++) {
+        __cpuid_count(leaf, i, a, b, c, d);
+        if (!host_cpuid_cache(leaf, i, a, b, c, &h->caches[h->n_caches]))
+            break;
+        h->n_caches++;
+    }
+}
+#endif
 
 /* ------------------------------------------------------------------ perf */
 
@@ -544,6 +592,10 @@ int host_detect(host_info_t *h, char *err, size_t errlen)
     h->ncpus = n > 0 ? (uint32_t)n : 1;
     detect_cpu(h);
     detect_caches(h);
+#if defined(__x86_64__)
+    if (h->n_caches == 0)
+        detect_caches_cpuid(h);
+#endif
     detect_perf(h);
     detect_pages(h);
     detect_boost(h);

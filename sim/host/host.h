@@ -36,6 +36,9 @@ typedef struct host_cache {
     uint32_t line_bytes;
     uint32_t sets;
     uint32_t shared_cpus; /* CPUs sharing this cache (from shared_cpu_list) */
+    /* where it was read, a prefix to which a field's name is added:
+     * "/sys/devices/system/cpu/cpu0/cache/index2/" or "CPUID 0x8000001d.2 " */
+    char source[112];
 } host_cache_t;
 
 typedef struct host_hugepages {
@@ -57,7 +60,7 @@ typedef struct host_info {
     uint32_t ncpus;           /* online CPUs */
 
     uint32_t n_caches;
-    host_cache_t caches[HOST_CACHES_MAX]; /* cpu0, from sysfs */
+    host_cache_t caches[HOST_CACHES_MAX]; /* cpu0, from sysfs (x86 without it: CPUID) */
 
     bool hypervisor;            /* running under a hypervisor */
     char hypervisor_vendor[16]; /* x86: CPUID 0x40000000 signature ("KVMKVMKVM") */
@@ -73,6 +76,12 @@ typedef struct host_info {
     uint32_t n_hugepages;
     host_hugepages_t hugepages[HOST_HUGEPAGE_SIZES_MAX]; /* ascending page size */
 } host_info_t;
+
+/* One cache from a subleaf of CPUID's deterministic cache parameters (leaf 4
+ * or 0x8000001d; registers a, b, c of subleaf sub): false when the subleaf
+ * names no cache (type 0). Its source reads "CPUID <leaf>.<sub> ". */
+bool host_cpuid_cache(unsigned leaf, unsigned sub, unsigned a, unsigned b, unsigned c,
+                      host_cache_t *out);
 
 /* Detect the host. Returns 0, or -1 with a reason when the ISA is not one
  * clearsim knows (h is still filled as far as possible). */

@@ -29,6 +29,16 @@ const char *cfg_key_format(const cfg_key_t *k, double v, cfg_fmt_t how, char *bu
     case CFG_T_U64:
         snprintf(buf, len, "%.0f", v);
         return buf;
+    case CFG_T_BOOL:
+        snprintf(buf, len, "%s", v != 0 ? "true" : "false");
+        return buf;
+    case CFG_T_ENUM: { /* the v-th of its names (as cfg_key_get gives it) */
+        const char *e = k->enums ? k->enums : "";
+        for (double i = 0; i < v && *e; i++)
+            e += strcspn(e, "|") + (e[strcspn(e, "|")] == '|');
+        snprintf(buf, len, "%.*s", (int)strcspn(e, "|"), e);
+        return buf;
+    }
     case CFG_T_TIME_CYCLES:
     case CFG_T_STARTUP:
         unit = "cycles";

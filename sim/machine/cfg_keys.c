@@ -114,6 +114,12 @@ static const cfg_key_t keys[] = {
         "widest store the L1 accepts per access; counts l1.accesses"),
     KEY("core.store_buffer", CFG_T_U32, store_buffer_entries, REQ, 1, 1024, FIX, NULL,
         "store buffer entries (one per store instruction); core store pipe"),
+    KEY("core.rfo_window", CFG_T_ENUM, rfo_window, DEF("store_buffer"), 0, 0, FIX,
+        "store_buffer|fill_buffers",
+        "what bounds how many lines ahead temporal stores ask for ownership: the store buffer "
+        "(store_buffer: core.store_buffer / stores per line) or the L1 fill buffers "
+        "(fill_buffers: a store that misses L1 waits in its line's fill buffer, so l1.mshrs "
+        "lines whatever the store width); models/model.c"),
     KEY("core.nt_store_cycles", CFG_T_TIME_CYCLES, nt_store_cycles, REQ, 0.01, 1000, FIT, NULL,
         "issue cost of one non-temporal store instruction (MOVNTI, STNP)"),
     KEY("core.line_zero_cycles", CFG_T_TIME_CYCLES, line_zero_cycles, DEF("1cycles"), 0.01, 1000,

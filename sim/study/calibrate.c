@@ -230,6 +230,12 @@ typedef struct fitctx {
     bool in_fit[CAL_CASES_MAX];
     double pred[CAL_CASES_MAX];
     size_t evaluations;
+    /* The latest residuals and the point they are of: the Jacobian at the
+     * point GSL has just evaluated reuses them (the model is deterministic,
+     * so evaluating it again would give the same values). */
+    bool last_valid;
+    double last_x[CAL_KEYS_MAX];
+    double last_f[CAL_CASES_MAX];
     int rc;
     char err[1024];
     progress_t *progress;
@@ -289,8 +295,12 @@ static int residuals(const gsl_vector *x, void *params, gsl_vector *f)
         const cal_case_t *cs = &c->d->cases[c->fit_index[i]];
         double r = cal_rel_error(cs, c->pred[c->fit_index[i]]);
         gsl_vector_set(f, i, r);
+        c->last_f[i] = r;
         chisq += r * r;
     }
+    for (size_t k = 0; k < c->nkeys; k++)
+        c->last_x[k] = gsl_vector_get(x, k);
+    c->last_valid = true;
     if (c->log) {
         fprintf(stderr, "calibrate: evaluation %zu: chi^2 %.5g:", c->evaluations, chisq);
         for (size_t k = 0; k < c->nkeys; k++) {
@@ -314,7 +324,12 @@ static int jacobian(const gsl_vector *x, void *params, gsl_matrix *J)
     fitctx_t *c = params;
     size_t p = x->size, n = c->nfit;
     gsl_vector *f0 = gsl_vector_alloc(n), *f1 = gsl_vector_alloc(n), *xs = gsl_vector_alloc(p);
-    int rc = f0 && f1 && xs ? residuals(x, params, f0) : GSL_ENOMEM;
+    bool same = c->last_valid;
+    for (size_t j = 0; j < p && same; j++)
+        same = gsl_vector_get(x, j) == c->last_x[j];
+    int rc = !(f0 && f1 && xs) ? GSL_ENOMEM : same ? GSL_SUCCESS : residuals(x, params, f0);
+    for (size_t i = 0; same && f0 && i < n; i++)
+        gsl_vector_set(f0, i, c->last_f[i]);
     for (size_t j = 0; j < p && rc == GSL_SUCCESS; j++) {
         const cal_key_t *k = &c->d->keys[c->key_index[j]];
         double xj = gsl_vector_get(x, j);
@@ -362,6 +377,7 @@ static int fit_stage(fitctx_t *c, size_t max_iter, cal_result_t *res, char *err,
     }
     for (size_t i = 0; i < p; i++)
         gsl_vector_set(x, i, to_x(&d->keys[c->key_index[i]], res->start[c->key_index[i]]));
+    c->last_valid = false; /* another stage's keys */
     if (gsl_multifit_nlinear_init(x, &fdf, w) != GSL_SUCCESS || c->rc) {
         errbuf_set(err, errlen, "%s", c->rc ? c->err : "GSL could not start the fit");
         goto done;

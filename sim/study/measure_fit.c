@@ -424,6 +424,62 @@ static int foreign_fit(measure_t *ms, machine_t *m, char *err, size_t errlen)
     return 0;
 }
 
+/* The model's figure for f on m, or a negative value when it cannot run. */
+static double model_fig(const machine_t *m, const measure_fig_t *f, run_result_t *r)
+{
+    wl_spec_t s;
+    run_opts_t o;
+    run_opts_init(&o);
+    char why[256];
+    if (mb_spec(&f->mb, m, &s, why, sizeof why) || run_predict(m, &s, &o, r, why, sizeof why))
+        return -1;
+    return mb_metric(&f->mb, r->seconds, r->bytes_per_sec, r->ns_per_load);
+}
+
+/* core.rfo_window from the two DRAM copies: with the store buffer bounding
+ * the RFOs in flight, the narrowest copy (eight stores a line) runs well
+ * under the widest; with the fill buffers holding missed stores, both run
+ * alike. The mode whose model ratio narrow / wide lies nearer the host's
+ * (in log terms) is taken; each is run at the fit's starts, on m. */
+static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errlen)
+{
+    const measure_fig_t *n = fig(ms, "copy-dram-narrow"), *w = fig(ms, "copy-dram");
+    if (!n || !w || !(n->mb.value > 0) || !(w->mb.value > 0)) {
+        keep_base(ms, "core.rfo_window", "structural",
+                  "no narrow and wide DRAM copy pair here tells the modes apart");
+        return 0;
+    }
+    run_result_t *r = malloc(sizeof *r);
+    if (!r)
+        return errbuf_set(err, errlen, "out of memory");
+    static const machine_rfo_window_t modes[2] = {MACHINE_RFO_STORE_BUFFER,
+                                                  MACHINE_RFO_FILL_BUFFERS};
+    static const char *const names[2] = {"store_buffer", "fill_buffers"};
+    const machine_rfo_window_t keep = m->rfo_window;
+    double ratio[2];
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        m->rfo_window = modes[i];
+        double a = model_fig(m, n, r), b = model_fig(m, w, r);
+        if (!(a > 0) || !(b > 0))
+            rc = errbuf_set(err, errlen, "the model could not run copy-dram%s",
+                            a > 0 ? "" : "-narrow");
+        ratio[i] = a / b;
+    }
+    free(r);
+    m->rfo_window = keep;
+    if (rc)
+        return rc;
+    double host = n->mb.value / w->mb.value;
+    int best = fabs(log(ratio[1] / host)) < fabs(log(ratio[0] / host));
+    m->rfo_window = modes[best];
+    measure_i_value(ms, "core.rfo_window", names[best],
+                    "measured: copy-dram-narrow / copy-dram %.2f (%.2f / %.2f GiB/s); the model "
+                    "gives %.2f with store_buffer, %.2f with fill_buffers",
+                    host, n->mb.value, w->mb.value, ratio[0], ratio[1]);
+    return 0;
+}
+
 /* ------------------------------------------------------------ the fit */
 
 static machine_t *load_values(measure_t *ms, char *err, size_t errlen)
@@ -715,7 +771,8 @@ int measure_fit(measure_t *ms, char *err, size_t errlen)
         goto out;
     }
     bool log = ms->o.progress; /* a terminal: the progress line; else a line per evaluation */
-    if (build_data(ms, m, 0, d, err, errlen) || set_starts(ms, m, d, err, errlen) ||
+    if (choose_rfo_window(ms, m, err, errlen) || build_data(ms, m, 0, d, err, errlen) ||
+        set_starts(ms, m, d, err, errlen) ||
         cal_fit(m, d, ms->o.threads, log, ms->o.max_iter, res, err, errlen))
         goto out;
     record_fit(ms, m, d, res);
