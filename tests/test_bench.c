@@ -15,6 +15,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -201,6 +202,43 @@ static void test_l3_from_sweep(void **state)
     miss[0] = 27.495;
     miss[1] = 38.7425 + 0.5 * (100 - 38.7425);
     assert_int_equal(measure_l3_from_sweep(sizes, miss, 4, 5, M, 100, true, 32 * M), 3 * M);
+
+    /* A cliff (the Zen 5 guest's sweep of 2026-12-05, L2 1 MiB at 5.52 ns):
+     * 18.11 ns at 4608 KiB, 105.9 at 6912 KiB (5.8 x), and past it DRAM's
+     * own latency rising to 313 ns at 256 MiB. Against 313 the share at
+     * 6912 KiB is 0.30 and reaches one half only at 34944 KiB; the cliff puts
+     * the capacity half way across it, sqrt(4608 x 6912) KiB = 5643.7 KiB,
+     * and the victim L3 1 MiB less: 4619.7 KiB. */
+    const uint64_t K = 1024;
+    uint64_t zs[] = {2048 * K,  3072 * K,  4608 * K,  6912 * K,
+                     10368 * K, 15552 * K, 23296 * K, 34944 * K};
+    double zl[] = {14.41, 16.35, 18.11, 105.9, 131.5, 141.7, 156.5, 167};
+    uint64_t got = measure_l3_from_sweep(zs, zl, 8, 5.521, M, 313.1, true, 32 * M);
+    if (got < 4619 * K || got > 4620 * K)
+        fail_msg("cliff: %llu bytes, want 4619.7 KiB", (unsigned long long)got);
+    /* at the threshold: a step of exactly 3 x is a cliff, 2.99 x is not
+     * (then the half-miss share against 313 ns, near 34944 KiB) */
+    zl[3] = 3 * zl[2];
+    assert_int_equal(measure_l3_from_sweep(zs, zl, 8, 5.521, M, 313.1, true, 32 * M), got);
+    zl[3] = 2.99 * zl[2];
+    assert_true(measure_l3_from_sweep(zs, zl, 8, 5.521, M, 313.1, true, 32 * M) > 30 * M);
+}
+
+/* core.rfo_window's pick, in log distance: the Zen 5 guest's copies of
+ * 15:00 (host 0.94; model 0.72 store_buffer, 1.00 fill_buffers) pick
+ * fill_buffers; those of 15:33 (0.87; 0.77, 1.00) are too near both and keep
+ * the base's. At the threshold: fill_buffers at exactly twice as near,
+ * not just under. */
+static void test_rfo_pick(void **state)
+{
+    (void)state;
+    assert_int_equal(measure_rfo_pick(0.94, 0.72, 1.00), 1);
+    assert_int_equal(measure_rfo_pick(0.87, 0.77, 1.00), -1);
+    assert_int_equal(measure_rfo_pick(0.55, 0.50, 1.00), 0);
+    double h = exp((log(0.5) + 2 * log(1.0)) / 3); /* log distance 1/3 to 1.0, 2/3 to 0.5 */
+    assert_int_equal(measure_rfo_pick(h * 1.000001, 0.5, 1.0), 1);
+    assert_int_equal(measure_rfo_pick(h * 0.999, 0.5, 1.0), -1);
+    assert_int_equal(measure_rfo_pick(0, 0.5, 1.0), -1);
 }
 
 static void test_sweep_at_dram(void **state)
@@ -321,8 +359,8 @@ int main(void)
         cmocka_unit_test(test_load_port),         cmocka_unit_test(test_store_port),
         cmocka_unit_test(test_load_fill_buffers), cmocka_unit_test(test_copy_zero_source),
         cmocka_unit_test(test_l3_from_sweep),     cmocka_unit_test(test_sweep_at_dram),
-        cmocka_unit_test(test_l3_edge),           cmocka_unit_test(test_libc_glibc),
-        cmocka_unit_test(test_libc_aarch64),
+        cmocka_unit_test(test_rfo_pick),          cmocka_unit_test(test_l3_edge),
+        cmocka_unit_test(test_libc_glibc),        cmocka_unit_test(test_libc_aarch64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

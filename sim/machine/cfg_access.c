@@ -34,7 +34,7 @@ const char *cfg_key_format(const cfg_key_t *k, double v, cfg_fmt_t how, char *bu
         return buf;
     case CFG_T_ENUM: { /* the v-th of its names (as cfg_key_get gives it) */
         const char *e = k->enums ? k->enums : "";
-        for (double i = 0; i < v && *e; i++)
+        for (long i = 0; i < (long)v && *e; i++)
             e += strcspn(e, "|") + (e[strcspn(e, "|")] == '|');
         snprintf(buf, len, "%.*s", (int)strcspn(e, "|"), e);
         return buf;

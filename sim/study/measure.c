@@ -64,6 +64,12 @@
 /* a sweep point whose L3 share would take at least this share of the
  * DRAM reference's time is no L3 hit: the point already misses */
 #define L3_OVER_DRAM 0.5
+/* a sweep step at least this many times slower than the point before it is
+ * the L3's cliff: past it a loaded socket's DRAM latency itself still rises
+ * with the footprint (106 ns at 6.75 MiB, 313 at 256 MiB on a Zen 5 guest,
+ * 2026-12-05), so the half-miss share judged against the DRAM reference may
+ * come only far past the cliff; the capacity is then at the cliff */
+#define SWEEP_CLIFF 3.0
 
 void measure_opts_init(measure_opts_t *o)
 {
@@ -713,6 +719,18 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
 
 /* ------------------------------------------------------------ the sweep */
 
+int measure_rfo_pick(double host, double store_buffer, double fill_buffers)
+{
+    if (!(host > 0) || !(store_buffer > 0) || !(fill_buffers > 0))
+        return -1;
+    double d0 = fabs(log(store_buffer / host)), d1 = fabs(log(fill_buffers / host));
+    if (d1 * MEASURE_RFO_CLEAR <= d0)
+        return 1;
+    if (d0 * MEASURE_RFO_CLEAR <= d1)
+        return 0;
+    return -1;
+}
+
 bool measure_at_l3_edge(uint64_t size_bytes, uint64_t half_bytes)
 {
     if (!half_bytes)
@@ -730,14 +748,24 @@ uint64_t measure_l3_from_sweep(const uint64_t *sizes, const double *lat, size_t 
     double l3_ns = sweep_l3_ns(sizes, lat, l2_ns, l2b, victim);
     /* a first point whose "L3 time" is DRAM's already misses */
     const bool first_misses = l3_ns >= L3_OVER_DRAM * dram_ns;
+    /* the steepest step, when it is a cliff */
+    size_t cliff = n;
+    double steepest = SWEEP_CLIFF;
+    for (size_t i = 1; i < n; i++)
+        if (lat[i - 1] > 0 && lat[i] / lat[i - 1] >= steepest) {
+            steepest = lat[i] / lat[i - 1];
+            cliff = i;
+        }
     double prev_share = 0, prev_size = s0;
     for (size_t i = 0; i < n; i++) {
         double s = (double)sizes[i];
         double share = sweep_share(s, lat[i], l3_ns, l2_ns, l2b, dram_ns, victim);
-        if (share >= 0.5 || (i == 0 && first_misses)) {
+        if (share >= 0.5 || (i == 0 && first_misses) || i == cliff) {
             double cap;
             if (i == 0 || share <= prev_share) {
                 cap = s;
+            } else if (share < 0.5) { /* the cliff: half way across it, in log size */
+                cap = sqrt(prev_size * s);
             } else {
                 double t = (0.5 - prev_share) / (share - prev_share);
                 cap = exp(log(prev_size) + t * (log(s) - log(prev_size)));

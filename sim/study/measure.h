@@ -105,8 +105,12 @@ uint64_t measure_l3_effective(const measure_t *ms, const char **how);
  * take if all hit L2 or L3. The capacity is where that share reaches one
  * half, interpolated in log size; the L3 is it less the L2 for a victim.
  * When the first point's L3 time comes out at half of dram_ns or more, that
- * point misses already and gives the capacity (at least half the L2).
- * nominal_l3 when no point reaches one half. Pure, for the tests. */
+ * point misses already and gives the capacity (at least half the L2). A
+ * step of at least SWEEP_CLIFF (3) times the point before it is the cliff:
+ * when the share has not reached one half by the point past it, the
+ * capacity is half way across it in log size (past a cliff a loaded host's
+ * DRAM latency still rises with the footprint). nominal_l3 when no point
+ * reaches one half and there is no cliff. Pure, for the tests. */
 uint64_t measure_l3_from_sweep(const uint64_t *sizes, const double *lat, size_t n, double l2_ns,
                                uint64_t l2_bytes, double dram_ns, bool victim, uint64_t nominal_l3);
 
@@ -122,5 +126,14 @@ bool measure_sweep_at_dram(const double *lat, size_t n, double l2_ns, double l3_
  * point is checked within its own, wider tolerance (docs/MICROBENCH.md,
  * section 3). Pure, for the tests. */
 bool measure_at_l3_edge(uint64_t size_bytes, uint64_t half_bytes);
+
+/* core.rfo_window from the narrow / wide DRAM copy ratio: the host's, and
+ * the model's with store_buffer and with fill_buffers. 0 (store_buffer) or
+ * 1 (fill_buffers) when the host's ratio is at least MEASURE_RFO_CLEAR
+ * times nearer one than the other in log terms; -1 when it is not (the
+ * copies do not tell them apart: the base file's value stays). Pure, for
+ * the tests. */
+#define MEASURE_RFO_CLEAR 2.0
+int measure_rfo_pick(double host, double store_buffer, double fill_buffers);
 
 #endif

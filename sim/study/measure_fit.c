@@ -439,8 +439,10 @@ static double model_fig(const machine_t *m, const measure_fig_t *f, run_result_t
 /* core.rfo_window from the two DRAM copies: with the store buffer bounding
  * the RFOs in flight, the narrowest copy (eight stores a line) runs well
  * under the widest; with the fill buffers holding missed stores, both run
- * alike. The mode whose model ratio narrow / wide lies nearer the host's
- * (in log terms) is taken; each is run at the fit's starts, on m. */
+ * alike. The mode whose model ratio narrow / wide lies clearly nearer the
+ * host's is taken (measure_rfo_pick); each is run at the fit's starts, on
+ * m. Where the copies are bound elsewhere (a loaded memory path: both
+ * ratios near the host's), the base file's value stays, and says why. */
 static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errlen)
 {
     const measure_fig_t *n = fig(ms, "copy-dram-narrow"), *w = fig(ms, "copy-dram");
@@ -454,8 +456,6 @@ static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errl
         return errbuf_set(err, errlen, "out of memory");
     static const machine_rfo_window_t modes[2] = {MACHINE_RFO_STORE_BUFFER,
                                                   MACHINE_RFO_FILL_BUFFERS};
-    static const char *const names[2] = {"store_buffer", "fill_buffers"};
-    const machine_rfo_window_t keep = m->rfo_window;
     double ratio[2];
     int rc = 0;
     for (int i = 0; i < 2 && rc == 0; i++) {
@@ -467,16 +467,24 @@ static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errl
         ratio[i] = a / b;
     }
     free(r);
-    m->rfo_window = keep;
     if (rc)
         return rc;
     double host = n->mb.value / w->mb.value;
-    int best = fabs(log(ratio[1] / host)) < fabs(log(ratio[0] / host));
+    int best = measure_rfo_pick(host, ratio[0], ratio[1]);
+    char why[200];
+    snprintf(why, sizeof why,
+             "copy-dram-narrow / copy-dram %.2f (%.2f / %.2f GiB/s); the model gives %.2f with "
+             "store_buffer, %.2f with fill_buffers",
+             host, n->mb.value, w->mb.value, ratio[0], ratio[1]);
+    if (best < 0) {
+        m->rfo_window = ms->base->rfo_window;
+        keep_base(ms, "core.rfo_window", "structural", why);
+        return 0;
+    }
     m->rfo_window = modes[best];
-    measure_i_value(ms, "core.rfo_window", names[best],
-                    "measured: copy-dram-narrow / copy-dram %.2f (%.2f / %.2f GiB/s); the model "
-                    "gives %.2f with store_buffer, %.2f with fill_buffers",
-                    host, n->mb.value, w->mb.value, ratio[0], ratio[1]);
+    char name[32];
+    cfg_key_format(cfg_key_find("core.rfo_window"), modes[best], CFG_FMT_YAML, name, sizeof name);
+    measure_i_value(ms, "core.rfo_window", name, "measured: %s", why);
     return 0;
 }
 
