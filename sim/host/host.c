@@ -457,9 +457,10 @@ bool host_cpuid_cache(unsigned leaf, unsigned sub, unsigned a, unsigned b, unsig
 static void detect_caches_cpuid(host_info_t *h)
 {
     unsigned a, b, c, d, leaf = 0;
-    if (strcmp(h->vendor, "intel") == 0 && __get_cpuid_max(0, NULL) >= 4) {
+    unsigned max = __get_cpuid_max(0, NULL), ext = __get_cpuid_max(0x80000000u, NULL);
+    if (strcmp(h->vendor, "intel") == 0 && max >= 4) {
         leaf = 4;
-    } else if (__get_cpuid_max(0x80000000u, NULL) >= 0x8000001du) {
+    } else if (ext >= 0x8000001du) {
         __cpuid(0x80000001u, a, b, c, d);
         if (c & (1u << 22))
             leaf = 0x8000001du;
