@@ -99,6 +99,25 @@ l3=$(awk '{sub(/cycles/, "", $2); print $2}' <<<"$l3line")
 awk -v a="$l3" -v b="$l2" 'BEGIN { exit !(a > b) }' || fail "l3.latency $l3 is not above l2.latency $l2"
 [[ $l3line == *"at the bound of its range"* ]] || fail "l3.latency at its floor does not say so: $l3line"
 
+# core.rfo_window from a narrow and a wide copy (8 MiB here, so that the model runs them in
+# seconds; detect measures them at DRAM scale): a narrow copy as fast as the wide one picks
+# fill_buffers, one at 0.62 of it store_buffer, each with both model ratios in its comment
+# (measure_rfo_pick's margin is tested in test_bench). The Release run only: the fit is slow
+# under the Sanitize build.
+if [[ "${CLEARSIM_SANITIZE:-0}" != 1 ]]; then
+    for want in fill_buffers:29.5 store_buffer:18.6; do
+        mkdir -p "$TMPD/rfo"
+        fxr="$TMPD/rfo/zen5-guest-figures.yaml"
+        sed -E "/id: store-l3,/a\\    - {id: copy-dram, workload: copy, function: copy64, size: 8MiB, loops: 1, gbps: 30.0, source: \"a test figure\"}\\n    - {id: copy-dram-narrow, workload: copy, function: copy8, size: 8MiB, loops: 1, gbps: ${want#*:}, source: \"a test figure\"}" "$fx5" >"$fxr"
+        grep -q "id: copy-dram-narrow.*gbps: ${want#*:}," "$fxr" || fail "the copy fixture was not made"
+        cs detect --measure --figures "$fxr" -o "$TMPD/rfo/out.yaml" -q
+        [[ $RC -eq 0 ]] || fail "detect --measure --figures (copies): exit $RC: $(head -c 300 "$ERR")"
+        line=$(grep -E '^  rfo_window: ' "$TMPD/rfo/out.yaml")
+        [[ $line == "  rfo_window: ${want%%:*} "*"# measured: copy-dram-narrow / copy-dram"*"with store_buffer"*"with fill_buffers"* ]] ||
+            fail "copies at ${want#*:} / 30.0: want ${want%%:*}, got: $line"
+    done
+fi
+
 expect_error 2 "--measure" detect --figures "$fx"
 expect_error 1 "nosuch" detect --measure --figures "$TMPD/nosuch.yaml" -o "$TMPD/x.yaml"
 [[ ! -e "$TMPD/x.yaml" ]] || fail "a failed detect --measure left its output file"
