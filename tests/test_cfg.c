@@ -822,6 +822,12 @@ static void test_key_format(void **state)
         {"core.freq", 3.05, "3.05 GHz", "3.05GHz"},
         {"l2.mshrs", 36, "36", "36"},
         {"core.insns_per_cycle", 1.2345678, "1.23457", "1.23457"},
+        /* enums and bools by name: the first, a later one, a bool each way */
+        {"core.rfo_window", 0, "store_buffer", "store_buffer"},
+        {"core.rfo_window", 1, "fill_buffers", "fill_buffers"},
+        {"l3.inclusion", 2, "victim", "victim"},
+        {"string.rfo", 1, "true", "true"},
+        {"string.rfo", 0, "false", "false"},
     };
     char buf[64];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

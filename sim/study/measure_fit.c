@@ -424,18 +424,6 @@ static int foreign_fit(measure_t *ms, machine_t *m, char *err, size_t errlen)
     return 0;
 }
 
-/* The model's figure for f on m, or a negative value when it cannot run. */
-static double model_fig(const machine_t *m, const measure_fig_t *f, run_result_t *r)
-{
-    wl_spec_t s;
-    run_opts_t o;
-    run_opts_init(&o);
-    char why[256];
-    if (mb_spec(&f->mb, m, &s, why, sizeof why) || run_predict(m, &s, &o, r, why, sizeof why))
-        return -1;
-    return mb_metric(&f->mb, r->seconds, r->bytes_per_sec, r->ns_per_load);
-}
-
 /* core.rfo_window from the two DRAM copies: with the store buffer bounding
  * the RFOs in flight, the narrowest copy (eight stores a line) runs well
  * under the widest; with the fill buffers holding missed stores, both run
@@ -446,11 +434,8 @@ static double model_fig(const machine_t *m, const measure_fig_t *f, run_result_t
 static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errlen)
 {
     const measure_fig_t *n = fig(ms, "copy-dram-narrow"), *w = fig(ms, "copy-dram");
-    if (!n || !w || !(n->mb.value > 0) || !(w->mb.value > 0)) {
-        keep_base(ms, "core.rfo_window", "structural",
-                  "no narrow and wide DRAM copy pair here tells the modes apart");
-        return 0;
-    }
+    if (!n || !w || !(n->mb.value > 0) || !(w->mb.value > 0))
+        return 0; /* the base file's value, labelled as the file's other such values */
     run_result_t *r = malloc(sizeof *r);
     if (!r)
         return errbuf_set(err, errlen, "out of memory");
@@ -460,11 +445,13 @@ static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errl
     int rc = 0;
     for (int i = 0; i < 2 && rc == 0; i++) {
         m->rfo_window = modes[i];
-        double a = model_fig(m, n, r), b = model_fig(m, w, r);
-        if (!(a > 0) || !(b > 0))
-            rc = errbuf_set(err, errlen, "the model could not run copy-dram%s",
+        double a = 0, b = 0;
+        if (mb_model(&n->mb, m, r, &a, err, errlen) || mb_model(&w->mb, m, r, &b, err, errlen))
+            rc = -1;
+        else if (!(a > 0 && b > 0))
+            rc = errbuf_set(err, errlen, "the model gives no rate for copy-dram%s",
                             a > 0 ? "" : "-narrow");
-        ratio[i] = a / b;
+        ratio[i] = rc ? 0 : a / b;
     }
     free(r);
     if (rc)
@@ -478,7 +465,7 @@ static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errl
              host, n->mb.value, w->mb.value, ratio[0], ratio[1]);
     if (best < 0) {
         m->rfo_window = ms->base->rfo_window;
-        keep_base(ms, "core.rfo_window", "structural", why);
+        keep_base(ms, "core.rfo_window", ms->same_silicon ? "structural" : "assumed", why);
         return 0;
     }
     m->rfo_window = modes[best];

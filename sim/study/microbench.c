@@ -97,6 +97,18 @@ double mb_tolerance(const machine_t *m, const machine_mb_t *f)
     return f->tolerance > 0 ? f->tolerance : m->mb_tolerance > 0 ? m->mb_tolerance : 0.10;
 }
 
+int mb_model(const machine_mb_t *f, const machine_t *m, run_result_t *r, double *value, char *err,
+             size_t errlen)
+{
+    wl_spec_t s;
+    run_opts_t o;
+    run_opts_init(&o);
+    if (mb_spec(f, m, &s, err, errlen) || run_predict(m, &s, &o, r, err, errlen))
+        return -1;
+    *value = mb_metric(f, r->seconds, r->bytes_per_sec, r->ns_per_load);
+    return 0;
+}
+
 typedef struct check_ctx {
     const machine_t *m;
     mb_check_row_t *rows;
@@ -107,15 +119,10 @@ static void check_task(void *ctx, size_t i)
     check_ctx_t *c = ctx;
     mb_check_row_t *r = &c->rows[i];
     static __thread run_result_t res; /* large: one per thread */
-    wl_spec_t s;
-    run_opts_t o;
-    run_opts_init(&o);
-    if (mb_spec(r->fig, c->m, &s, r->why, sizeof r->why) ||
-        run_predict(c->m, &s, &o, &res, r->why, sizeof r->why)) {
+    if (mb_model(r->fig, c->m, &res, &r->model, r->why, sizeof r->why)) {
         r->model = NAN;
         return;
     }
-    r->model = mb_metric(r->fig, res.seconds, res.bytes_per_sec, res.ns_per_load);
     r->error = r->fig->value > 0 ? (r->model - r->fig->value) / r->fig->value : NAN;
     r->within = fabs(r->error) <= mb_tolerance(c->m, r->fig);
 }

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "models/base/machine.h"
+#include "sim/engine/run.h"
 #include "sim/engine/workload.h"
 #include "sim/study/calibrate.h"
 
@@ -38,6 +39,11 @@ int mb_spec(const machine_mb_t *f, const machine_t *m, wl_spec_t *out, char *err
 
 /* The figure's metric from a run's result. */
 double mb_metric(const machine_mb_t *f, double seconds, double bytes_per_sec, double ns_per_load);
+
+/* The model's figure for f on m, into *value, with the run's result in *r
+ * (large: the caller's). Returns 0, or -1 with a reason naming the figure. */
+int mb_model(const machine_mb_t *f, const machine_t *m, run_result_t *r, double *value, char *err,
+             size_t errlen);
 
 /* The tolerance figure f is checked against: its own, else the file's
  * microbench.tolerance, else 0.10. */
