@@ -82,8 +82,12 @@ static inline double dram_i_write(dram_t *d, double t, dram_line_t what)
             d->read_seen = false;
         }
     }
+    /* A write the write link held back takes the bus only when the link
+     * lets it go: reads that then wait for the bus wait for the link. */
+    d->why_bus_free = start >= d->bus_free && w == STATS_BOUND(ST_BOUND_MEM_WRITE_LINK)
+                          ? w
+                          : STATS_BOUND(ST_BOUND_MEM_BUS);
     d->bus_free = timing_max(d->bus_free, start) + d->bus_cpl * share + turn;
-    d->why_bus_free = STATS_BOUND(ST_BOUND_MEM_BUS);
     d->last_accept = start;
     d->why_accept = w;
     double done = start + d->lat_wr;

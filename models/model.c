@@ -374,6 +374,7 @@ void model_shift_core_time(model_t *md, double dt)
     if (md->lzq != md->wc)
         mshr_shift_time(md->lzq, dt);
     md->ff.tsnap += dt;
+    md->bound_now += dt; /* a shift's cycles are counted by whoever shifts */
 }
 
 void model_shift_time(model_t *md, double dt)

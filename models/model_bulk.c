@@ -44,10 +44,12 @@
  *    stays behind (a level the stream does not fill, a prefetch stream it
  *    left) must lie outside the stretch the stream goes through.
  *  - What is not exact: bound.* attribution counts whole cycles of the
- *    rounded time, and a period's time is not a whole number of cycles, so
- *    up to one cycle per stepped period may be counted under another
- *    bound.* counter than per-line simulation would (their sum stays the
- *    rounded time). Time itself agrees within the rounding of adding N
+ *    rounded time, and a period's time is not a whole number of cycles. A
+ *    step shares its cycles in proportion to the unrounded time each bound
+ *    led in the period (share_cycles), but per-line simulation rounds at
+ *    every advance, so up to one cycle per stepped period and bound may be
+ *    counted under another bound.* counter than per-line simulation would
+ *    (their sum stays the rounded time). Time itself agrees within the rounding of adding N
  *    periods at once instead of one at a time (a relative 1e-15 or so).
  *  - Units: lines, bytes, core cycles.
  */
@@ -80,6 +82,7 @@ struct model_snap {
     pending_line_t pl;
     ws_t ws;
     stats_t st;
+    double bound_time[ST_BOUND_COUNT];
 };
 
 struct model_bulk {
@@ -241,6 +244,7 @@ static bool take(model_t *md, model_snap_t *b)
     b->seq = md->seq;
     b->ws = md->ws;
     b->st = md->st;
+    memcpy(b->bound_time, md->bound_time, sizeof b->bound_time);
     b->pl = md->pl;
     b->have = true;
     return true;
@@ -387,6 +391,46 @@ static bool tlb_replay(model_t *md, const model_snap_t *b, uint64_t n, uint64_t 
     return true;
 }
 
+/* Count `cycles` under the bounds in proportion to x (their sum xs) by
+ * largest remainder; with no time to go by, all under bound `big`. */
+static void share_cycles(model_t *md, uint64_t cycles, const double *x, double xs, int big)
+{
+    uint64_t given[ST_BOUND_COUNT] = {0}, sum = 0;
+    double rem[ST_BOUND_COUNT] = {0};
+    if (xs > 0) {
+        for (int i = 0; i < ST_BOUND_COUNT; i++) {
+            double q = (double)cycles * (x[i] / xs);
+            given[i] = (uint64_t)floor(q);
+            rem[i] = q - floor(q);
+            sum += given[i];
+        }
+    }
+    if (sum > cycles) { /* rounding of q: take the excess from the largest */
+        int top = 0;
+        for (int i = 1; i < ST_BOUND_COUNT; i++)
+            if (given[i] > given[top])
+                top = i;
+        given[top] -= sum - cycles;
+        sum = cycles;
+    }
+    if (!(xs > 0)) {
+        given[big] = cycles;
+        sum = cycles;
+    }
+    while (sum < cycles) {
+        int top = 0;
+        for (int i = 1; i < ST_BOUND_COUNT; i++)
+            if (rem[i] > rem[top])
+                top = i;
+        given[top]++;
+        rem[top] = -1;
+        sum++;
+    }
+    for (int i = 0; i < ST_BOUND_COUNT; i++)
+        md->st.count[ST_BOUND_STORE_ISSUE + i] += given[i];
+    md->bound_assigned += cycles;
+}
+
 /* Apply n more periods of what the last one did. */
 static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_window_t *w,
                  const moves_t *mv)
@@ -395,6 +439,18 @@ static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_wind
     stats_sub(&d, &md->st, &b->st);
     double dt = (double)n * (md->t_issue - b->t_issue);
     uint64_t dl = n * w->dlines;
+    /* bound.* are not the period's whole cycles times n (below) */
+    double x[ST_BOUND_COUNT], xs = 0;
+    int big = 0;
+    for (int i = 0; i < ST_BOUND_COUNT; i++) {
+        x[i] = (double)n * (md->bound_time[i] - b->bound_time[i]);
+        if (!(x[i] > 0))
+            x[i] = 0;
+        xs += x[i];
+        if (d.count[ST_BOUND_STORE_ISSUE + i] > d.count[ST_BOUND_STORE_ISSUE + big])
+            big = i;
+        d.count[ST_BOUND_STORE_ISSUE + i] = 0;
+    }
     model_add_stats(md, &d, n);
     /* the ring: the lines committed move on by n periods' worth */
     uint64_t dseq = n * (md->seq - b->seq);
@@ -416,19 +472,17 @@ static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_wind
     if (md->pl.valid && md->pl.line / md->line_bytes >= w->lo &&
         md->pl.line / md->line_bytes < w->hi)
         md->pl.line += dl * md->line_bytes;
-    /* bound.*: their sum is the rounded time (advance); a period's time is
-     * not whole cycles, so n periods' deltas can miss it by up to n cycles,
-     * which go to (or come from) the period's largest bound. */
-    int64_t target = (int64_t)(model_now(md) + 0.5);
-    int64_t diff = target - (int64_t)md->bound_assigned;
-    int big = ST_BOUND_STORE_ISSUE;
-    for (int e = ST_BOUND_STORE_ISSUE; e < ST_BOUND_STORE_ISSUE + ST_BOUND_COUNT; e++)
-        if (d.count[e] > d.count[big])
-            big = e;
-    if (diff < 0 && (uint64_t)-diff > md->st.count[big])
-        diff = -(int64_t)md->st.count[big];
-    md->st.count[big] += (uint64_t)diff;
-    md->bound_assigned += (uint64_t)diff;
+    /* bound.*: their sum is the rounded time (advance). The n periods'
+     * cycles go to the bounds in proportion to the time each led in the
+     * period, unrounded, in whole cycles by largest remainder. One period's
+     * whole cycles times n would be off by up to n cycles: a period's time is
+     * not whole cycles, and where its cycle edges fall moves from period to
+     * period. */
+    int64_t target = (int64_t)(model_now(md) + 0.5) - (int64_t)md->bound_assigned;
+    if (target > 0)
+        share_cycles(md, (uint64_t)target, x, xs, big);
+    for (int i = 0; i < ST_BOUND_COUNT; i++)
+        md->bound_time[i] += x[i];
 }
 
 /* Lines from `line` that a move by dlines keeps exact: to the end of the

@@ -95,6 +95,11 @@ struct model {
     stats_bound_t tag_front, tag_issue, tag_commit, tag_dep, tag_load, tag_pool;
     stats_bound_t ring_tag[RING_LINES];
     uint64_t bound_assigned;
+    /* The same attribution unrounded: the time each bound led (cycles) and
+     * the time accounted so far. Exact bulk stepping scales these, not one
+     * period's whole cycles (models/model_bulk.c step()). */
+    double bound_time[ST_BOUND_COUNT];
+    double bound_now;
     const stats_bound_t *hwhy; /* hier_why_at(h) */
 };
 
@@ -220,11 +225,15 @@ static inline void advance(model_t *md)
     }
     if (!(now > 0))
         return;
+    if (why >= ST_BOUND_COUNT)
+        why = B(ST_BOUND_OTHER);
+    if (now > md->bound_now) {
+        md->bound_time[why] += now - md->bound_now;
+        md->bound_now = now;
+    }
     int64_t n = (int64_t)(now + 0.5) - (int64_t)md->bound_assigned;
     if (n <= 0)
         return;
-    if (why >= ST_BOUND_COUNT)
-        why = B(ST_BOUND_OTHER);
     md->st.count[ST_BOUND_STORE_ISSUE + why] += (uint64_t)n;
     md->bound_assigned += (uint64_t)n;
 }

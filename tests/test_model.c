@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -688,6 +689,42 @@ static void test_dram_turnaround(void **state)
     assert_true(bus_cycles(0, "rwwwwwwww") == 9);
 }
 
+/* Attribution of a read that waits for the bus: to the write link when the
+ * write ahead of it took the bus only when the link let it go, else to the
+ * bus. Bus and link in cycles a line (64 B / bytes a cycle), two writes then
+ * a read, all at t = 0:
+ *  - link 8, bus 1: the second write starts at 8 (the link), holds the bus
+ *    to 9; the read starts at 9, waiting for the write link;
+ *  - link 1, bus 8: the second write starts at 1, the bus is busy to 8 with
+ *    the first and to 16 with it; the read starts at 16, waiting for the bus. */
+static stats_bound_t read_behind_writes(double write_bpc, double bus_bpc, double *start)
+{
+    machine_t m;
+    tiny_machine(&m);
+    m.mem_read_bpc = 64;
+    m.mem_write_bpc = write_bpc;
+    m.mem_combined_bpc = bus_bpc;
+    m.mem_write_queue = 4;
+    dram_t *d = dram_create(&m);
+    assert_non_null(d);
+    dram_write(d, 0, DRAM_LINE_DATA);
+    dram_write(d, 0, DRAM_LINE_DATA);
+    *start = dram_read(d, 0) - m.mem_latency_ns * m.freq_ghz;
+    stats_bound_t why = dram_why(d);
+    dram_destroy(d);
+    return why;
+}
+
+static void test_dram_read_behind_write_why(void **state)
+{
+    (void)state;
+    double start;
+    assert_int_equal(read_behind_writes(8, 64, &start), STATS_BOUND(ST_BOUND_MEM_WRITE_LINK));
+    assert_true(fabs(start - 9) < 1e-9);
+    assert_int_equal(read_behind_writes(64, 8, &start), STATS_BOUND(ST_BOUND_MEM_BUS));
+    assert_true(fabs(start - 16) < 1e-9);
+}
+
 /* memory.zero_data_fraction: a full line of zero data from NT stores costs
  * that share of a data line on the write link; a partial line, a line of
  * other data and a line a zeroing operation writes do not. 1 GHz, a write
@@ -775,6 +812,7 @@ int main(void)
         cmocka_unit_test(test_l2_writeback_link),
         cmocka_unit_test(test_rfo_window),
         cmocka_unit_test(test_dram_turnaround),
+        cmocka_unit_test(test_dram_read_behind_write_why),
         cmocka_unit_test(test_nt_zero_data),
         cmocka_unit_test(test_dirty_writebacks_reach_memory),
         cmocka_unit_test(test_prefetch_boundary),

@@ -70,7 +70,8 @@ cs check "$f" -q
 cs check "$f" --tolerance 0.2 -q
 [[ $RC -eq 1 ]] || fail "check --tolerance 0.2 over the section's 0.34: exit $RC"
 
-cs check "$base" -q
+strip_mb | sed "s/^name: $base\$/name: nofig/" >"$TMPD/nofig.yaml"
+cs check "$TMPD/nofig.yaml" -q
 [[ $RC -eq 1 ]] || fail "check on a file without figures: exit $RC, expected 1"
 grep -q 'no microbench' "$ERR" "$OUT" || fail "check without figures does not say so"
 
