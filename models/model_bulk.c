@@ -397,34 +397,31 @@ static void share_cycles(model_t *md, uint64_t cycles, const double *x, double x
 {
     uint64_t given[ST_BOUND_COUNT] = {0}, sum = 0;
     double rem[ST_BOUND_COUNT] = {0};
-    if (xs > 0) {
+    if (!(xs > 0)) {
+        given[big] = sum = cycles;
+    } else {
         for (int i = 0; i < ST_BOUND_COUNT; i++) {
             double q = (double)cycles * (x[i] / xs);
             given[i] = (uint64_t)floor(q);
             rem[i] = q - floor(q);
             sum += given[i];
         }
+        if (sum > cycles) { /* rounding of q: the excess comes off the largest */
+            int top = 0;
+            for (int i = 1; i < ST_BOUND_COUNT; i++)
+                if (given[i] > given[top])
+                    top = i;
+            given[top] -= sum - cycles;
+            sum = cycles;
+        }
     }
-    if (sum > cycles) { /* rounding of q: take the excess from the largest */
-        int top = 0;
-        for (int i = 1; i < ST_BOUND_COUNT; i++)
-            if (given[i] > given[top])
-                top = i;
-        given[top] -= sum - cycles;
-        sum = cycles;
-    }
-    if (!(xs > 0)) {
-        given[big] = cycles;
-        sum = cycles;
-    }
-    while (sum < cycles) {
+    for (; sum < cycles; sum++) {
         int top = 0;
         for (int i = 1; i < ST_BOUND_COUNT; i++)
             if (rem[i] > rem[top])
                 top = i;
         given[top]++;
         rem[top] = -1;
-        sum++;
     }
     for (int i = 0; i < ST_BOUND_COUNT; i++)
         md->st.count[ST_BOUND_STORE_ISSUE + i] += given[i];
