@@ -740,6 +740,23 @@ hier_snap_t *hier_snap_take(const hier_t *h, hier_snap_t *s, double floor_cycles
     return s;
 }
 
+/* A prefetcher now against its snapshot: moved streams (*moved), or a
+ * generation gained per period (*g, which bounds *max_periods). */
+static bool pf_moves(const pf_t *p, const pf_t *then, const hier_window_t *w, int64_t *moved,
+                     pf_growth_t *g, uint64_t *max_periods)
+{
+    g->count = 0;
+    *moved = pf_same(p, then, w->dlines, w->lo, w->hi, w->wlo, w->whi);
+    if (*moved >= 0)
+        return true;
+    if (!pf_same_growing(p, then, w->dlines, w->lo, w->hi, w->wlo, w->whi, g))
+        return false;
+    *moved = 0;
+    if (g->max_periods < *max_periods)
+        *max_periods = g->max_periods;
+    return true;
+}
+
 bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *w,
                     const struct timing_shift *sh, hier_moves_t *mv)
 {
@@ -751,9 +768,9 @@ bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *
     if (!mshr_same(h->mq1, s->mq1, sh) || !mshr_same(h->mq2, s->mq2, sh) ||
         !dram_same(h->dram, s->dram, sh))
         return false;
-    mv->pf1 = pf_same(h->pf1, s->pf1, w->dlines, w->lo, w->hi, w->wlo, w->whi);
-    mv->pf2 = pf_same(h->pf2, s->pf2, w->dlines, w->lo, w->hi, w->wlo, w->whi);
-    if (mv->pf1 < 0 || mv->pf2 < 0)
+    mv->max_periods = UINT64_MAX;
+    if (!pf_moves(h->pf1, s->pf1, w, &mv->pf1, &mv->g1, &mv->max_periods) ||
+        !pf_moves(h->pf2, s->pf2, w, &mv->pf2, &mv->g2, &mv->max_periods))
         return false;
     /* the caches last: the largest */
     mv->l1 = cache_snap_same(h->l1, s->l1, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh);
@@ -781,6 +798,8 @@ void hier_move(hier_t *h, const hier_moves_t *mv, uint64_t dlines, uint64_t lo, 
         cache_move(h->l3, mv->l3 ? dlines : 0, lo, hi, dt);
     pf_move(h->pf1, dlines, mv->pf1);
     pf_move(h->pf2, dlines, mv->pf2);
+    pf_grow(h->pf1, &mv->g1, dlines);
+    pf_grow(h->pf2, &mv->g2, dlines);
     mshr_shift_time(h->mq1, dt);
     mshr_shift_time(h->mq2, dt);
     dram_shift_time(h->dram, dt);

@@ -20,6 +20,7 @@
 
 #include "models/base/machine.h"
 #include "models/dram.h"
+#include "models/prefetch.h"
 #include "models/stats.h"
 
 typedef struct hier hier_t;
@@ -107,10 +108,14 @@ typedef struct hier_window {
     uint64_t dlines, lo, hi, wlo, whi;
 } hier_window_t;
 /* What moved: each cache level (1) or not (0: a level the stream does not
- * fill), and the mask of moved prefetch stream slots (pf_same). */
+ * fill), the mask of moved prefetch stream slots (pf_same), or the
+ * generation each period adds to a prefetcher (pf_same_growing), and the
+ * periods a move may take at most (UINT64_MAX: any). */
 typedef struct hier_moves {
     int l1, l2, l3;
     int64_t pf1, pf2;
+    pf_growth_t g1, g2;
+    uint64_t max_periods;
 } hier_moves_t;
 /* Is the hierarchy now the snapshot moved by the stream, its times
  * agreeing under sh? Fills *mv. */
@@ -119,8 +124,9 @@ bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *
 /* Lines from `line` that a move by dlines may cover (the prefetchers'
  * contiguous blocks: pf_block_room). */
 uint64_t hier_bulk_room(const hier_t *h, uint64_t line, uint64_t dlines);
-/* Move what moved (mv, from hier_snap_same) of [lo, hi) dlines lines on,
- * and every time the hierarchy holds dt cycles on. */
+/* Move what moved (mv, from hier_snap_same) of [lo, hi) dlines lines on
+ * (at most mv->max_periods periods), and every time the hierarchy holds
+ * dt cycles on. */
 void hier_move(hier_t *h, const hier_moves_t *mv, uint64_t dlines, uint64_t lo, uint64_t hi,
                double dt);
 

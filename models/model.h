@@ -82,11 +82,13 @@ uint64_t model_snap_period_bytes(model_t *md);
  * stays exact: the end of the TLB page or prefetch block it cannot move
  * (UINT64_MAX: no such limit). */
 uint64_t model_snap_room_bytes(model_t *md, uint64_t next_addr, uint64_t dbytes);
-/* If the model now is s moved by dbytes, apply n more moves and return
- * true (next_addr: the stream's next address; what stays behind must lie
- * outside [s's next address, next_addr + (n + 1) x dbytes)). */
-bool model_snap_step(model_t *md, model_snap_t *s, uint64_t dbytes, uint64_t lo, uint64_t hi,
-                     uint64_t from_addr, uint64_t next_addr, uint64_t n);
+/* If the model now is s moved by dbytes, apply up to n more moves and
+ * return how many (0: not the same; fewer than n where a prefetcher would
+ * run out of free slots) (next_addr: the stream's next address; what stays
+ * behind must lie outside [s's next address, next_addr + (n + 1) x
+ * dbytes)). */
+uint64_t model_snap_step(model_t *md, model_snap_t *s, uint64_t dbytes, uint64_t lo, uint64_t hi,
+                         uint64_t from_addr, uint64_t next_addr, uint64_t n);
 /* Move every timestamp the model holds by dt cycles (the workload-level
  * fast-forward in sim/engine/run.c uses it after skipping whole periods). */
 void model_shift_time(model_t *md, double dt);

@@ -335,6 +335,118 @@ int64_t pf_same(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, u
     return moved;
 }
 
+/* Two streams with the same training state: direction, and whether the
+ * hits have reached train_lines (only that is ever read). */
+static bool same_training(const pf_t *p, const pf_stream_t *a, const pf_stream_t *b)
+{
+    uint32_t ha = a->hits < p->cfg.train_lines ? a->hits : p->cfg.train_lines;
+    uint32_t hb = b->hits < p->cfg.train_lines ? b->hits : p->cfg.train_lines;
+    return a->dir == b->dir && ha == hb;
+}
+
+static bool in_range(uint64_t x, uint64_t lo, uint64_t hi)
+{
+    return x >= lo && x < hi;
+}
+
+/* Could an access to a line of [wlo, whi) find stream s (find())? By its
+ * region, or by carrying it from its last line on into the next region of
+ * its block. Its last and next lines themselves matter only once found. */
+static bool reachable(const pf_t *p, const pf_stream_t *s, uint64_t wlo, uint64_t whi)
+{
+    uint64_t rlo = s->region * p->region_lines, rhi = rlo + p->region_lines;
+    if (rlo < whi && wlo < rhi)
+        return true;
+    uint64_t up = s->last + 1, down = s->last - 1;
+    if (in_range(up, wlo, whi) &&
+        same_block(p, s->region, div_by(up, p->region_lines, p->region_shift)))
+        return true;
+    return s->last > 0 && in_range(down, wlo, whi) &&
+           same_block(p, s->region, div_by(down, p->region_lines, p->region_shift));
+}
+
+bool pf_same_growing(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, uint64_t hi,
+                     uint64_t wlo, uint64_t whi, pf_growth_t *g)
+{
+    g->count = 0;
+    if (!p || !then || dlines == 0 || !pf_movable(p, dlines))
+        return false;
+    int oa[PF_STREAMS], ob[PF_STREAMS];
+    int na = by_age(p, oa), nb = by_age(then, ob);
+    int k = na - nb; /* the generation's size */
+    if (nb == 0 || k <= 0 || na >= PF_STREAMS || k > nb)
+        return false;
+    uint64_t dreg = dlines / p->region_lines;
+    /* then's streams stay in their slots, unchanged, younger than none of
+     * the new ones, where nothing in the window can find them */
+    for (int r = 0; r < nb; r++) {
+        const pf_stream_t *a = &p->s[oa[k + r]], *b = &then->s[ob[r]];
+        if (oa[k + r] != ob[r] || !same_training(p, a, b) || a->region != b->region ||
+            a->last != b->last || a->next != b->next || reachable(p, b, wlo, whi))
+            return false;
+    }
+    /* the new generation: then's youngest k, moved */
+    for (int r = 0; r < k; r++) {
+        const pf_stream_t *a = &p->s[oa[r]], *b = &then->s[ob[r]];
+        if (!in_range(b->last, lo, hi) || !same_training(p, a, b) ||
+            a->region != b->region + dreg || a->last != b->last + dlines ||
+            a->next != b->next + dlines)
+            return false;
+    }
+    /* the stream hit last: in the generation, at the same age rank */
+    int rl = -1;
+    for (int r = 0; r < k; r++)
+        if (ob[r] == then->last)
+            rl = r;
+    if (rl < 0 || p->last != oa[rl])
+        return false;
+    /* the new streams took then's lowest free slots, oldest first (alloc) */
+    uint32_t j = 0;
+    for (int i = 0; i < PF_STREAMS && j < (uint32_t)k; i++)
+        if (!then->s[i].valid) {
+            if (oa[k - 1 - (int)j] != i)
+                return false;
+            g->slots[j++] = (uint8_t)i;
+        }
+    if (j != (uint32_t)k)
+        return false;
+    g->count = (uint32_t)k;
+    g->last_idx = (uint32_t)(k - 1 - rl);
+    g->dlines = dlines;
+    g->dclock = p->clock - then->clock;
+    g->max_periods = (uint64_t)(PF_STREAMS - na) / (uint64_t)k;
+    if (g->max_periods == 0)
+        g->count = 0;
+    return g->count > 0;
+}
+
+void pf_grow(pf_t *p, const pf_growth_t *g, uint64_t dlines_total)
+{
+    if (!p || !g->count)
+        return;
+    uint64_t n = dlines_total / g->dlines;
+    uint64_t dreg = g->dlines / p->region_lines;
+    int last = p->last;
+    for (uint64_t j = 1; j <= n; j++)
+        for (uint32_t r = 0; r < g->count; r++) {
+            int d = 0;
+            while (d < PF_STREAMS && p->s[d].valid)
+                d++;
+            if (d == PF_STREAMS)
+                return; /* not reached: n <= max_periods */
+            pf_stream_t s = p->s[g->slots[r]];
+            s.region += j * dreg;
+            s.last += j * g->dlines;
+            s.next += j * g->dlines;
+            s.stamp += j * g->dclock;
+            p->s[d] = s;
+            if (r == g->last_idx)
+                last = d;
+        }
+    p->last = last;
+    p->clock += n * g->dclock;
+}
+
 uint64_t pf_block_room(const pf_t *p, uint64_t line, uint64_t dlines)
 {
     if (!p || pf_movable(p, dlines))

@@ -56,4 +56,27 @@ uint64_t pf_block_room(const pf_t *p, uint64_t line, uint64_t dlines);
 /* Move the streams of the slots in `moved` (pf_same's mask) dlines on. */
 void pf_move(pf_t *p, uint64_t dlines, int64_t moved);
 
+/* A prefetcher that gains a generation of streams each period while it has
+ * free slots: a stream that goes on in another region each period (the
+ * next folio, say) leaves its streams behind, and they stay until the
+ * slots run out. Such a state never repeats, but each period does the same
+ * to it: the youngest generation is the last one moved dlines on, and
+ * every older stream stays in its slot. */
+typedef struct pf_growth {
+    uint32_t count;            /* streams a period adds (0: none) */
+    uint8_t slots[PF_STREAMS]; /* the youngest generation's slots, oldest first */
+    uint32_t last_idx;         /* the slot hit last: slots[last_idx] */
+    uint64_t dlines, dclock;   /* one period's move, and its clock ticks */
+    uint64_t max_periods;      /* periods that still find free slots */
+} pf_growth_t;
+/* Is p `then` one period on, as above (then's youngest generation moved
+ * dlines on into the lowest free slots, in the order they were taken, and
+ * every stream of then where it was, outside the window [wlo, whi))? Fills
+ * *g. The streams moved must have their last line in [lo, hi). */
+bool pf_same_growing(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, uint64_t hi,
+                     uint64_t wlo, uint64_t whi, pf_growth_t *g);
+/* Add the generations of the periods that move the stream dlines_total on
+ * (a whole number of g's periods, at most g->max_periods). */
+void pf_grow(pf_t *p, const pf_growth_t *g, uint64_t dlines_total);
+
 #endif

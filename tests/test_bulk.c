@@ -198,6 +198,83 @@ static void test_pf_moved(void **state)
     pf_destroy(b);
 }
 
+/* Each period walks 6 lines 16 lines (four 4-line regions) on from the
+ * last: lines 16k..16k+5, two streams (regions 4k and 4k+1; without
+ * next_page nothing carries over), so each period adds a generation of 2
+ * in the lowest free slots. After periods 0 and 1 (4 streams, the
+ * snapshot) and period 2 (6), the snapshot's youngest two (slots 2, 3)
+ * moved by 16 are slots 4, 5: growing, 2 a period, (16 - 6) / 2 = 5
+ * periods before the 16 slots run out. */
+static void walk_periods(pf_t *p, unsigned from, unsigned to)
+{
+    for (unsigned k = from; k < to; k++)
+        walk(p, 16 * k, 6);
+}
+
+static void test_pf_growing(void **state)
+{
+    (void)state;
+    pf_t *a = mk_pf();
+    walk_periods(a, 0, 2);
+    pf_t *snap = pf_clone(a, NULL);
+    walk_periods(a, 2, 3);
+    pf_growth_t g;
+    assert_int_equal(pf_same(a, snap, 16, 0, 1000, 48, 112), -1); /* 6 streams against 4 */
+    assert_true(pf_same_growing(a, snap, 16, 0, 1000, 48, 112, &g));
+    assert_int_equal(g.count, 2);
+    assert_int_equal(g.max_periods, 5);
+    assert_int_equal(g.slots[0], 4);
+    assert_int_equal(g.slots[1], 5);
+    assert_int_equal(g.slots[g.last_idx], 5); /* region 4k+1 was hit last */
+    /* a window that reaches an old stream's region (lines 0..3): no */
+    assert_false(pf_same_growing(a, snap, 16, 0, 1000, 0, 112, &g));
+    /* not whole regions: no */
+    assert_false(pf_same_growing(a, snap, 6, 0, 1000, 48, 112, &g));
+    /* pf_grow by 3 periods is what walking them does, slot by slot */
+    assert_true(pf_same_growing(a, snap, 16, 0, 1000, 48, 112, &g));
+    pf_t *ref = pf_clone(a, NULL), *c = pf_clone(a, NULL);
+    walk_periods(ref, 3, 6);
+    pf_grow(c, &g, 3 * 16);
+    assert_int_equal(pf_same(c, ref, 16, 0, 0, 0, 0), 0);
+    /* and they go on alike: the same prefetches for the next period */
+    uint64_t o1[8], o2[8];
+    for (unsigned i = 0; i < 6; i++) {
+        uint32_t n1 = pf_access(ref, L(96 + i), o1, 8), n2 = pf_access(c, L(96 + i), o2, 8);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(o1, o2, n1 * sizeof o1[0]);
+    }
+    assert_int_equal(pf_same(c, ref, 16, 0, 0, 0, 0), 0);
+    pf_destroy(ref);
+    pf_destroy(c);
+    pf_destroy(snap);
+    pf_destroy(a);
+}
+
+/* The threshold, with one stream a period (3 lines 16k..16k+2, one
+ * region): after 15 periods (15 streams) one slot is left, so one more
+ * period may be stepped (max 1); after 16 (full) the table no longer grows
+ * and pf_same judges it (by age). */
+static void test_pf_growing_full(void **state)
+{
+    (void)state;
+    pf_t *a = mk_pf();
+    pf_growth_t g;
+    for (unsigned k = 0; k < 14; k++)
+        walk(a, 16 * k, 3);
+    pf_t *snap = pf_clone(a, NULL);
+    walk(a, 16 * 14, 3);
+    assert_true(pf_same_growing(a, snap, 16, 0, 1000, 240, 272, &g));
+    assert_int_equal(g.count, 1);
+    assert_int_equal(g.max_periods, 1);
+    pf_destroy(snap);
+    snap = pf_clone(a, NULL);
+    walk(a, 16 * 15, 3);
+    assert_false(pf_same_growing(a, snap, 16, 0, 1000, 256, 288, &g));
+    assert_int_equal(g.count, 0);
+    pf_destroy(snap);
+    pf_destroy(a);
+}
+
 /* A stream left behind (not moved) is allowed only outside the window the
  * stream goes through: the stream at lines 0..5 against the window [8, 16)
  * and [5, 16) (its last line, 5, is there). */
@@ -242,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_timing_same),    cmocka_unit_test(test_cache_moved),
         cmocka_unit_test(test_cache_recency),  cmocka_unit_test(test_cache_static),
         cmocka_unit_test(test_cache_ready),    cmocka_unit_test(test_pf_moved),
+        cmocka_unit_test(test_pf_growing),     cmocka_unit_test(test_pf_growing_full),
         cmocka_unit_test(test_pf_left_behind), cmocka_unit_test(test_mshr_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

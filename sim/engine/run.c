@@ -379,9 +379,10 @@ static uint64_t xs_level(run_ctx_t *c, xs_level_t *x, uint64_t pos, uint64_t lef
                 n = n < fit ? n : fit;
             }
         }
-        if (n &&
-            model_snap_step(c->md, x->snap, x->move_bytes, lo, hi, x->move_bytes ? x->snap_addr : 0,
-                            x->move_bytes ? next_addr : 0, n)) {
+        if (n)
+            n = model_snap_step(c->md, x->snap, x->move_bytes, lo, hi,
+                                x->move_bytes ? x->snap_addr : 0, x->move_bytes ? next_addr : 0, n);
+        if (n) {
             uint64_t periods = n * periods_per_move;
             x->fails = 0;
             x->checks = 0;                  /* (what failed is bounded by what stepped) */
@@ -436,6 +437,12 @@ static uint64_t xs_period(run_ctx_t *c)
                     xs_restart(c, x); /* (its snapshot is from before the move) */
                 else
                     got = xs_level(c, x, pos, left, addr, lo, hi, x->units * up);
+                /* a step that ends the loop passes the mark above: the
+                 * next loop starts both levels again all the same */
+                if (got && (in_loop + got) % ppl == 0) {
+                    xs_restart(c, x);
+                    xs_restart(c, z);
+                }
             }
         } else if (done % ppl == 0) {
             got = xs_level(c, x, done / ppl, (c->total_periods - done) / ppl, lo, lo, hi,

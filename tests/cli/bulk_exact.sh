@@ -3,12 +3,16 @@
 # machine, every clearing function it has clears 96 MiB in one call (bulk stepping inside one
 # operation), and three workloads step across kernel calls (a 512 MiB memset in 1 MiB chunks; an
 # mmap of 512 MiB in 2 MiB folios, page by page; 4 MiB cleared 24 times: the same footprint
-# each loop); two mappings of 3 GiB also step by whole 1 GiB pages. Each runs with --exact
+# each loop); two mappings of 3 GiB also step by whole 1 GiB pages, and six 1 GiB folios step
+# while the prefetchers gain streams. Each runs with --exact
 # (bulk stepping on) and with --exact --no-bulk (every line simulated, the reference path), and
 # the two results must agree:
 #  - every counter and traffic figure identically (integers);
-#  - cycles within one (the time agrees within rounding; its rounding to whole cycles may not),
-#    seconds and GB/s within a relative 1e-8 (they follow the cycles);
+#  - cycles within one, or a relative 1e-8 where that is more, and seconds and GB/s within a
+#    relative 1e-8: per-line simulation rounds every time it adds at the unit in the last place
+#    of the absolute time, so a period measured once and applied n times differs from the
+#    per-line sum of the later periods by that rounding (docs/MODEL.md "Exact bulk stepping":
+#    about a cycle per stepped 1 GiB folio, 1.4e8 cycles);
 #  - bound_by.share (attribution) within 1e-4, or within the case's kernel calls / cycles where
 #    that is larger: up to one cycle per stepped period (a period holds at least one call) may
 #    be counted under another bound.* counter.
@@ -73,6 +77,10 @@ for m in machines:
 cases.append((["zen3-epyc-7j13", "--workload", "mmap", "-s", "3GB", "-p", "2MB", "--caller", "page"],
               3072 * MB // 4096))
 cases.append((["graviton3", "--workload", "mmap", "-s", "3GB", "-p", "4KB"], 3072 * MB // 4096))
+# folio by folio while the prefetchers gain a generation of streams each folio (pf_grow): six
+# 1 GiB folios cleared in 8 MiB extents step three folios at once from the third
+cases.append((["zen3-epyc-7j13", "--workload", "mmap", "-s", "6GB", "-p", "1GB", "--caller",
+               "extent"], 6 * 128))
 
 bad = stepped = compared = 0
 for c, calls in cases:
@@ -102,7 +110,7 @@ for c, calls in cases:
         if k == "bulk_lines" or va == vb:
             continue
         if k in ("cycles", "counters.cycles") and isinstance(va, int) and isinstance(vb, int) \
-                and abs(va - vb) <= 1:
+                and abs(va - vb) <= max(1, 1e-8 * abs(vb)):
             continue
         if k in ("seconds", "bytes_per_sec") and isinstance(va, float) and isinstance(vb, float) \
                 and abs(va - vb) <= 1e-8 * abs(vb):
