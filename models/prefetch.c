@@ -287,6 +287,21 @@ static int by_age(const pf_t *p, int *order)
     return n;
 }
 
+/* Two streams with the same training state: direction, and whether the
+ * hits have reached train_lines (hits count past training; only that is
+ * ever read). */
+static bool same_training(const pf_t *p, const pf_stream_t *a, const pf_stream_t *b)
+{
+    uint32_t ha = a->hits < p->cfg.train_lines ? a->hits : p->cfg.train_lines;
+    uint32_t hb = b->hits < p->cfg.train_lines ? b->hits : p->cfg.train_lines;
+    return a->dir == b->dir && ha == hb;
+}
+
+static bool in_range(uint64_t x, uint64_t lo, uint64_t hi)
+{
+    return x >= lo && x < hi;
+}
+
 int64_t pf_same(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, uint64_t hi,
                 uint64_t wlo, uint64_t whi)
 {
@@ -313,15 +328,11 @@ int64_t pf_same(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, u
         const pf_stream_t *a = &p->s[oa[r]], *b = &then->s[ob[r]];
         if ((oa[r] == p->last) != (ob[r] == then->last))
             return -1;
-        /* hits count on past training; only whether it reached train_lines
-         * is ever read */
-        uint32_t ha = a->hits < p->cfg.train_lines ? a->hits : p->cfg.train_lines;
-        uint32_t hb = b->hits < p->cfg.train_lines ? b->hits : p->cfg.train_lines;
         /* (ages themselves are never read: only their order, which the
          * matching by age keeps) */
-        if (a->dir != b->dir || ha != hb)
+        if (!same_training(p, a, b))
             return -1;
-        if (b->last >= lo && b->last < hi && a->region == b->region + dreg &&
+        if (in_range(b->last, lo, hi) && a->region == b->region + dreg &&
             a->last == b->last + dlines && a->next == b->next + dlines) {
             moved |= (int64_t)1 << oa[r];
             continue;
@@ -329,24 +340,10 @@ int64_t pf_same(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, u
         /* a stream left behind (or another buffer's): where it was, and
          * not where the stream is going */
         if (a->region != b->region || a->last != b->last || a->next != b->next ||
-            (b->last >= wlo && b->last < whi) || (b->next >= wlo && b->next < whi))
+            in_range(b->last, wlo, whi) || in_range(b->next, wlo, whi))
             return -1;
     }
     return moved;
-}
-
-/* Two streams with the same training state: direction, and whether the
- * hits have reached train_lines (only that is ever read). */
-static bool same_training(const pf_t *p, const pf_stream_t *a, const pf_stream_t *b)
-{
-    uint32_t ha = a->hits < p->cfg.train_lines ? a->hits : p->cfg.train_lines;
-    uint32_t hb = b->hits < p->cfg.train_lines ? b->hits : p->cfg.train_lines;
-    return a->dir == b->dir && ha == hb;
-}
-
-static bool in_range(uint64_t x, uint64_t lo, uint64_t hi)
-{
-    return x >= lo && x < hi;
 }
 
 /* Could an access to a line of [wlo, whi) find stream s (find())? By its
