@@ -13,6 +13,7 @@
 #include "models/prefetch.h"
 
 #include <stdbool.h>
+#include <assert.h>
 #include <stdlib.h>
 
 typedef struct pf_stream {
@@ -422,15 +423,18 @@ void pf_grow(pf_t *p, const pf_growth_t *g, uint64_t dlines_total)
     if (!p || !g->count)
         return;
     uint64_t n = dlines_total / g->dlines;
+    /* the callers step at most max_periods (model_snap_step, bulk_event):
+     * then every generation finds its free slots */
+    assert(n <= g->max_periods);
+    if (n > g->max_periods)
+        n = g->max_periods;
     uint64_t dreg = g->dlines / p->region_lines;
     int last = p->last;
+    int d = 0; /* slots fill from the lowest free one up */
     for (uint64_t j = 1; j <= n; j++)
         for (uint32_t r = 0; r < g->count; r++) {
-            int d = 0;
-            while (d < PF_STREAMS && p->s[d].valid)
+            while (p->s[d].valid)
                 d++;
-            if (d == PF_STREAMS)
-                return; /* not reached: n <= max_periods */
             pf_stream_t s = p->s[g->slots[r]];
             s.region += j * dreg;
             s.last += j * g->dlines;
