@@ -27,6 +27,14 @@
  *                                                          -> TRACE_STRING, count 3
  *      K_FENCE()                     sfence                -> TRACE_FENCE
  *      K_INSNS(n)                    n other instructions  -> TRACE_INSNS (native: nothing)
+ *      K_LOOP(v, start, end, step)   for (uint64_t v = start; v < end; v += step): a loop
+ *                                    whose body depends on v only through the addresses
+ *                                    it gives its accesses (every iteration emits the same
+ *                                    ops, moved on by step). Native: exactly that for
+ *                                    loop. Trace: once an iteration has only extended the
+ *                                    pending run by step, the iterations left are added
+ *                                    to it at once (trace_repeat(), models/base/trace.h);
+ *                                    the ops delivered are the same as running them.
  *      K_ZVA_BLOCK()                 bytes one line-zero instruction clears
  *                                    (trace: machine's line_zero.block, 64 if unset;
  *                                    native x86-64: the constant 64, as Linux's
@@ -108,6 +116,36 @@ static inline uint64_t k_trace_zva_block(const kern_ctx_t *k)
     return K_LINE;
 }
 
+/* K_LOOP's state: the loop's end and step, and where the current iteration began. */
+typedef struct k_loop {
+    uint64_t end, step;
+    trace_mark_t mark;
+    bool done;
+} k_loop_t;
+
+static inline k_loop_t k_loop_begin(const kern_ctx_t *k, uint64_t end, uint64_t step)
+{
+    k_loop_t l = {.end = end, .step = step, .mark = trace_mark(k->trace), .done = false};
+    return l;
+}
+
+/* The loop variable's next value after the iteration at v, past any iterations
+ * trace_repeat() applied at once. */
+static inline uint64_t k_loop_next(kern_ctx_t *k, k_loop_t *l, uint64_t v)
+{
+    uint64_t next = v + l->step;
+    if (next < l->end) {
+        uint64_t left = (l->end - next + l->step - 1) / l->step;
+        next += trace_repeat(k->trace, &l->mark, l->step, left) * l->step;
+        l->mark = trace_mark(k->trace);
+    }
+    return next;
+}
+
+#define K_LOOP(v, from_, to_, by_)                                                                 \
+    for (k_loop_t k_loop_ = k_loop_begin(k, (to_), (by_)); !k_loop_.done; k_loop_.done = true)     \
+        for (uint64_t v = (from_); v < k_loop_.end; v = k_loop_next(k, &k_loop_, v))
+
 #define K_KERNEL(name)             void kern_trace_##name(kern_ctx_t *k, K_ADDR p, uint64_t len, uint8_t fill)
 #define K_KERNEL_TARGET(name, tgt) K_KERNEL(name)
 
@@ -173,6 +211,7 @@ static inline uint64_t k_trace_chase_next(const kern_ctx_t *k, uint64_t a)
 #define K_KERNEL(name)             K_NATIVE_KERNEL_(name, )
 #define K_KERNEL_TARGET(name, tgt) K_NATIVE_KERNEL_(name, __attribute__((target(tgt))))
 #define K_INSNS(n)                 ((void)0)
+#define K_LOOP(v, from_, to_, by_) for (uint64_t v = (from_); v < (to_); v += (by_))
 
 #define K_NATIVE_BENCH_(name, attrs)                                                               \
     static attrs uint64_t k_bench_##name(K_ADDR d, K_ADDR s, uint64_t n);                          \

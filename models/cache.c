@@ -335,6 +335,7 @@ struct cache_snap {
     uint16_t *per_set;          /* valid lines of each set */
     double *live;               /* ready times not past, in entry order */
     uint64_t nlive, cap_live;
+    uint16_t *split; /* cache_snap_grown's per-set moving lines (sets entries) */
 };
 
 bool cache_snap_supported(const cache_t *c)
@@ -350,6 +351,7 @@ void cache_snap_destroy(cache_snap_t *s)
     free(s->flags);
     free(s->per_set);
     free(s->live);
+    free(s->split);
     free(s);
 }
 
@@ -397,6 +399,8 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
     }
     if (s->sets != c->sets) {
         free(s->per_set);
+        free(s->split);
+        s->split = NULL;
         s->per_set = malloc((size_t)c->sets * sizeof(uint16_t));
         s->sets = s->per_set ? c->sets : 0;
         if (!s->per_set)
@@ -435,7 +439,8 @@ fail:
  * others where they were) or as static (dlines 0: every line where it was,
  * none in the window [wlo, whi) the stream will reach). */
 static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
-                         uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh)
+                         uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh,
+                         uint64_t *ahead)
 {
     uint32_t order[256];
     uint64_t k = 0, j = 0;
@@ -450,8 +455,12 @@ static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dline
             uint8_t f = (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
             uint64_t want = s->tags[k];
             if (dlines == 0) {
-                if (want >= wlo && want < whi)
-                    return false;
+                if (want >= wlo && want < whi) {
+                    if (!ahead)
+                        return false;
+                    if (want < *ahead)
+                        *ahead = want;
+                }
             } else if (want >= lo && want < hi) {
                 want += dlines;
                 if (want >= hi)
@@ -468,13 +477,16 @@ static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dline
 }
 
 int cache_snap_same(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
-                    uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh)
+                    uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh,
+                    uint64_t *ahead)
 {
+    if (ahead)
+        *ahead = UINT64_MAX;
     if (!s || s->sets != c->sets || (dlines & c->set_mask) != 0 || s->n != c->nvalid)
         return -1;
-    if (dlines && snap_same_as(c, s, dlines, lo, hi, wlo, whi, sh))
+    if (dlines && snap_same_as(c, s, dlines, lo, hi, wlo, whi, sh, NULL))
         return 1;
-    return snap_same_as(c, s, 0, lo, hi, wlo, whi, sh) ? 0 : -1;
+    return snap_same_as(c, s, 0, lo, hi, wlo, whi, sh, ahead) ? 0 : -1;
 }
 
 void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt)
@@ -493,6 +505,193 @@ void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt
                 metas[w].ready_cycles += dt;
                 metas[w].touch_cycles += dt;
             }
+    }
+}
+
+/* One snapshot entry: its line, flags (SNAP_*) and ready time (-INFINITY:
+ * past), read in entry order (the live times are kept in that order). */
+typedef struct snap_entry {
+    uint64_t line;
+    uint8_t flags;
+    double ready;
+} snap_entry_t;
+
+static snap_entry_t snap_entry(const cache_snap_t *s, uint64_t k, uint64_t *j)
+{
+    snap_entry_t e = {.line = s->tags[k], .flags = (uint8_t)(s->flags[k] & ~SNAP_LIVE)};
+    e.ready = (s->flags[k] & SNAP_LIVE) ? s->live[(*j)++] : -INFINITY;
+    return e;
+}
+
+static uint8_t meta_flags(const cache_meta_t *mt)
+{
+    return (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
+}
+
+/* The line in way w of set is entry e moved by dlines (0: where it was). */
+static bool entry_is(const uint64_t *tags, const cache_meta_t *metas, uint32_t w,
+                     const snap_entry_t *e, uint64_t dlines, const struct timing_shift *sh)
+{
+    return tags[w] == e->line + dlines && meta_flags(&metas[w]) == e->flags &&
+           timing_same(metas[w].ready_cycles, e->ready, sh);
+}
+
+/* One set against its snapshot entries [k, k + ns) (live times from *j): see
+ * cache_snap_grown. Sets *split and lowers *max_periods, *ahead. */
+static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uint64_t k,
+                      uint32_t ns, uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi,
+                      uint64_t wlo, bool drain, const struct timing_shift *sh, uint16_t *split,
+                      uint64_t *max_periods, uint64_t *ahead)
+{
+    uint32_t order[256];
+    uint32_t n = recency(c, set, order);
+    bool full = ns == c->ways;
+    if (ns == 0 || (full ? !drain || n != ns : n != ns + 1))
+        return false;
+    const uint64_t *tags = cache_tags(c, set);
+    const cache_meta_t *metas = cache_metas(c, set);
+    /* the moving lines: the longest run from the most recent that moved */
+    uint32_t m = 0;
+    snap_entry_t e, prev = {0};
+    while (m < ns) {
+        uint64_t j0 = *j;
+        e = snap_entry(s, k + m, j);
+        if (!(e.line >= lo && e.line < hi && e.line + dlines < hi) ||
+            !entry_is(tags, metas, order[m], &e, dlines, sh)) {
+            *j = j0; /* entry m is read again below */
+            break;
+        }
+        prev = e;
+        m++;
+    }
+    if (m == 0 || m >= n)
+        return false;
+    /* the oldest of them stayed where it was, right after them */
+    if (!entry_is(tags, metas, order[m], &prev, 0, sh))
+        return false;
+    /* then the lines left in place, as they were; a draining set lost its
+     * least recently used one (snapshot entry ns - 1) */
+    uint32_t kept = full ? ns - 1 : ns;
+    for (uint32_t i = m; i < kept; i++) {
+        e = snap_entry(s, k + i, j);
+        if (!entry_is(tags, metas, order[i + 1], &e, 0, sh))
+            return false;
+        if (e.line >= wlo && e.line < *ahead)
+            *ahead = e.line;
+    }
+    if (prev.line >= wlo && prev.line < *ahead)
+        *ahead = prev.line;
+    uint64_t room;
+    if (full) {
+        snap_entry_t gone = snap_entry(s, k + ns - 1, j);
+        if (gone.ready != -INFINITY)
+            return false; /* a line still in flight left: not a settled drain */
+        /* later periods take the next oldest lines, while they are alike
+         * (never the one this period left behind) */
+        room = 0;
+        for (uint32_t i = n; i-- > m + 1 && meta_flags(&metas[order[i]]) == gone.flags;)
+            room++;
+    } else {
+        room = c->ways - n;
+    }
+    if (room < *max_periods)
+        *max_periods = room;
+    split[set] = (uint16_t)m;
+    return true;
+}
+
+bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64_t lo, uint64_t hi,
+                      uint64_t wlo, bool drain, const struct timing_shift *sh, cache_growth_t *g)
+{
+    if (!s || s->sets != c->sets || dlines != c->sets || c->nvalid == 0)
+        return false;
+    if (!s->split) {
+        s->split = malloc((size_t)c->sets * sizeof(uint16_t));
+        if (!s->split)
+            return false;
+    }
+    g->split = s->split;
+    g->dlines = dlines;
+    g->dt_cycles = sh->floor_now - sh->floor_then;
+    g->max_periods = UINT64_MAX;
+    g->ahead_line = UINT64_MAX;
+    uint64_t k = 0, j = 0;
+    for (uint64_t set = 0; set < c->sets; set++) {
+        uint32_t ns = s->per_set[set];
+        uint64_t j_end = j;
+        for (uint32_t i = 0; i < ns; i++)
+            j_end += (s->flags[k + i] & SNAP_LIVE) != 0;
+        if (!set_grown(c, s, set, k, ns, &j, dlines, lo, hi, wlo, drain, sh, s->split,
+                       &g->max_periods, &g->ahead_line))
+            return false;
+        k += ns;
+        j = j_end;
+    }
+    return g->max_periods > 0;
+}
+
+void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, double dt_total)
+{
+    uint64_t n = dlines_total / g->dlines;
+    assert(n <= g->max_periods);
+    if (n == 0)
+        return;
+    uint32_t order[256];
+    uint64_t line[256];
+    cache_meta_t meta[256];
+    for (uint64_t set = 0; set < c->sets; set++) {
+        uint32_t cnt = recency(c, set, order);
+        uint32_t m = g->split[set];
+        uint64_t *tags = cache_tags(c, set);
+        cache_meta_t *metas = cache_metas(c, set);
+        bool full = cnt == c->ways;
+        uint32_t o = 0;
+        /* the moving lines, moved on */
+        for (uint32_t i = 0; i < m; i++, o++) {
+            line[o] = tags[order[i]] + dlines_total;
+            meta[o] = metas[order[i]];
+            meta[o].ready_cycles += dt_total;
+            meta[o].touch_cycles += dt_total;
+        }
+        /* the lines the n periods leave behind: the one the judged period
+         * left (order[m]), each period's one a period later, newest first */
+        const cache_meta_t left = metas[order[m]];
+        const uint64_t left_line = tags[order[m]];
+        for (uint64_t p = n; p >= 1; p--, o++) {
+            line[o] = left_line + p * g->dlines;
+            meta[o] = left;
+            meta[o].ready_cycles += (double)p * g->dt_cycles;
+            meta[o].touch_cycles += (double)p * g->dt_cycles;
+        }
+        /* the lines in place; a draining set loses its n oldest */
+        uint32_t keep = full ? cnt - (uint32_t)n : cnt;
+        for (uint32_t i = m; i < keep; i++, o++) {
+            line[o] = tags[order[i]];
+            meta[o] = metas[order[i]];
+        }
+        assert(o <= c->ways);
+        /* rewrite the set: ways in recency order, the free ones after */
+        cache_hdr_t *hd = cache_hdr(c, set);
+        uint8_t *prev = cache_state(c, set), *next = prev + c->ways;
+        for (uint32_t w = 0; w < c->ways; w++) {
+            if (w < o) {
+                tags[w] = line[w];
+                metas[w] = meta[w];
+                cache_fp_set(c, set, w, line[w]);
+            } else {
+                tags[w] = CACHE_TAG_INVALID;
+                metas[w] = (cache_meta_t){0};
+            }
+            prev[w] = (uint8_t)(w ? w - 1 : 0);
+            next[w] = (uint8_t)(w + 1 < c->ways ? w + 1 : w);
+        }
+        hd->head = 0;
+        hd->tail = (uint8_t)(c->ways - 1);
+        c->nvalid += o;
+        c->nvalid -= cnt;
+        hd->nvalid = o;
+        if (c->vmask_on)
+            hd->vmask = o == 64 ? ~UINT64_C(0) : (UINT64_C(1) << o) - 1;
     }
 }
 

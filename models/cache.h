@@ -108,13 +108,47 @@ void cache_snap_destroy(cache_snap_t *s);
  * and every other line where it was; 0 when instead every line is where
  * it was (a level the stream does not fill) and none lies in the window
  * [wlo, whi) the stream will reach; -1 otherwise. Times must agree under
- * sh either way. */
+ * sh either way. With ahead (not NULL), lines in the window do not fail the
+ * 0 case: *ahead is the lowest of them (UINT64_MAX: none), where the
+ * stream must stop short. */
 struct timing_shift;
 int cache_snap_same(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
-                    uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh);
+                    uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh,
+                    uint64_t *ahead);
 /* Move every valid line of [lo, hi) dlines lines on (a multiple of the set
  * count) and every line's times dt cycles on. */
 void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt);
+
+/* A level that a stream fills or drains instead of moving through (exact
+ * bulk stepping, docs/MODEL.md): in one period every set took one line of
+ * the stream (dlines is the set count), and the stream's lines already there
+ * moved on with it, but its oldest line stayed where it was instead of
+ * leaving: into a free way while the set had one (it fills), else in place
+ * of the set's least recently used line left behind (it drains those, the
+ * lines of a run before, one a period). cache_snap_grown() judges it against
+ * the snapshot and fills a cache_growth_t; cache_grow() applies periods. */
+typedef struct cache_growth {
+    const uint16_t *split; /* per set: its moving lines, most recently used first
+                            * (the snapshot's: valid until its next take) */
+    uint64_t dlines;       /* one period's move */
+    double dt_cycles;      /* one period's time */
+    uint64_t max_periods;  /* periods every set goes on as in the one judged */
+    uint64_t ahead_line;   /* the lowest line left in place at or after the
+                            * window's start (the stream must stop short of
+                            * it), UINT64_MAX if none */
+} cache_growth_t;
+/* Is the cache now the snapshot one period on, filling or (drain) draining as
+ * above? The moving lines must be lines of [lo, hi) and stay in it; the lines
+ * left in place are compared where they were; times agree under sh. A set
+ * that drains must lose a line with the same dirty and prefetched bits each
+ * period (max_periods counts them); one that fills, find a free way. */
+bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64_t lo, uint64_t hi,
+                      uint64_t wlo, bool drain, const struct timing_shift *sh, cache_growth_t *g);
+/* Apply the periods that move the stream dlines_total on (at most
+ * g->max_periods): every set's moving lines move on, the line each period
+ * leaves behind joins the lines left in place (times as it left), and a
+ * draining set loses that many of its oldest. dt_total: the periods' time. */
+void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, double dt_total);
 
 /* A copy of c (NULL: out of memory). */
 cache_t *cache_clone(const cache_t *c);

@@ -757,6 +757,47 @@ static bool pf_moves(const pf_t *p, const pf_t *then, const hier_window_t *w, in
     return true;
 }
 
+/* A cache level against its snapshot: moved (1), in place (0), or filled or
+ * drained by the stream (2, in *g; drain: it may drain, being the last level,
+ * whose victims go to memory, whose timing has no addresses). Lowers
+ * *max_periods to what a growth allows, including stopping the window short
+ * of the lines it leaves ahead of the stream. -1: none of these. */
+/* Lower *max_periods so that the stream, and the period after the step,
+ * stop short of a line left in place at `ahead` (UINT64_MAX: none); false
+ * if not even one period fits. */
+static bool stop_short(const hier_window_t *w, uint64_t ahead, uint64_t *max_periods)
+{
+    if (ahead == UINT64_MAX)
+        return true;
+    if (ahead < w->next + 2 * w->dlines)
+        return false;
+    uint64_t fit = (ahead - w->next) / w->dlines - 1;
+    if (fit < *max_periods)
+        *max_periods = fit;
+    return true;
+}
+
+static int level_moves(const hier_t *h, const cache_t *c, cache_snap_t *s, const hier_window_t *w,
+                       const struct timing_shift *sh, bool drain, cache_growth_t *g,
+                       uint64_t *max_periods)
+{
+    uint64_t ahead;
+    int r = cache_snap_same(c, s, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh, &ahead);
+    if (r >= 0)
+        return stop_short(w, ahead, max_periods) ? r : -1;
+    /* other cores' fills age lines by their touch times, which lines left in
+     * place keep (models/cache_impl.h cache_i_aged_out): not stepped */
+    if (!(h->foreign_per_set <= 0) ||
+        !cache_snap_grown(c, s, w->dlines, w->lo, w->hi, w->wlo, drain, sh, g))
+        return -1;
+    uint64_t n = g->max_periods;
+    if (!stop_short(w, g->ahead_line, &n))
+        return -1;
+    if (n < *max_periods)
+        *max_periods = n;
+    return 2;
+}
+
 bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *w,
                     const struct timing_shift *sh, hier_moves_t *mv)
 {
@@ -772,15 +813,28 @@ bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *
     if (!pf_moves(h->pf1, s->pf1, w, &mv->pf1, &mv->g1, &mv->max_periods) ||
         !pf_moves(h->pf2, s->pf2, w, &mv->pf2, &mv->g2, &mv->max_periods))
         return false;
-    /* the caches last: the largest */
-    mv->l1 = cache_snap_same(h->l1, s->l1, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh);
+    /* the caches last: the largest. Only the last level drains: an upper
+     * level's victims go to the level below, by address; an inclusive L3's
+     * victims are taken from the levels above. */
+    bool drain2 = !h->l3, drain3 = h->incl != MACHINE_INCL_INCLUSIVE;
+    mv->l1 = level_moves(h, h->l1, s->l1, w, sh, false, &mv->c1, &mv->max_periods);
     if (mv->l1 < 0)
         return false;
-    mv->l2 = cache_snap_same(h->l2, s->l2, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh);
+    mv->l2 = level_moves(h, h->l2, s->l2, w, sh, drain2, &mv->c2, &mv->max_periods);
     if (mv->l2 < 0)
         return false;
-    mv->l3 = h->l3 ? cache_snap_same(h->l3, s->l3, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh) : 0;
+    mv->l3 = h->l3 ? level_moves(h, h->l3, s->l3, w, sh, drain3, &mv->c3, &mv->max_periods) : 0;
     return mv->l3 >= 0;
+}
+
+/* Move a level as level_moves found it. */
+static void level_move(cache_t *c, int how, const cache_growth_t *g, uint64_t dlines, uint64_t lo,
+                       uint64_t hi, double dt)
+{
+    if (how == 2)
+        cache_grow(c, g, dlines, dt);
+    else
+        cache_move(c, how ? dlines : 0, lo, hi, dt);
 }
 
 uint64_t hier_bulk_room(const hier_t *h, uint64_t line, uint64_t dlines)
@@ -792,10 +846,10 @@ uint64_t hier_bulk_room(const hier_t *h, uint64_t line, uint64_t dlines)
 void hier_move(hier_t *h, const hier_moves_t *mv, uint64_t dlines, uint64_t lo, uint64_t hi,
                double dt)
 {
-    cache_move(h->l1, mv->l1 ? dlines : 0, lo, hi, dt);
-    cache_move(h->l2, mv->l2 ? dlines : 0, lo, hi, dt);
+    level_move(h->l1, mv->l1, &mv->c1, dlines, lo, hi, dt);
+    level_move(h->l2, mv->l2, &mv->c2, dlines, lo, hi, dt);
     if (h->l3)
-        cache_move(h->l3, mv->l3 ? dlines : 0, lo, hi, dt);
+        level_move(h->l3, mv->l3, &mv->c3, dlines, lo, hi, dt);
     pf_move(h->pf1, dlines, mv->pf1);
     pf_move(h->pf2, dlines, mv->pf2);
     pf_grow(h->pf1, &mv->g1, dlines);

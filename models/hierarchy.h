@@ -20,6 +20,7 @@
 
 #include "models/base/machine.h"
 #include "models/dram.h"
+#include "models/cache.h"
 #include "models/prefetch.h"
 #include "models/stats.h"
 
@@ -103,16 +104,19 @@ hier_snap_t *hier_snap_take(const hier_t *h, hier_snap_t *s, double floor_cycles
 void hier_snap_destroy(hier_snap_t *s);
 /* A move by a stream: dlines lines, of the stream's range [lo, hi); the
  * window [wlo, whi) is where the stream will go while the move holds
- * (what stays behind must not lie there). */
+ * (what stays behind must not lie there); next is the stream's next line
+ * (wlo + dlines: the snapshot was taken a period back). */
 typedef struct hier_window {
-    uint64_t dlines, lo, hi, wlo, whi;
+    uint64_t dlines, lo, hi, wlo, whi, next;
 } hier_window_t;
-/* What moved: each cache level (1) or not (0: a level the stream does not
- * fill), the mask of moved prefetch stream slots (pf_same), or the
- * generation each period adds to a prefetcher (pf_same_growing), and the
+/* What moved: each cache level (1), or not (0: a level the stream does not
+ * fill), or filled or drained by it (2: cache_snap_grown, its growth in c1,
+ * c2, c3); the mask of moved prefetch stream slots (pf_same), or the
+ * generation each period adds to a prefetcher (pf_same_growing); and the
  * periods a move may take at most (UINT64_MAX: any). */
 typedef struct hier_moves {
     int l1, l2, l3;
+    cache_growth_t c1, c2, c3;
     int64_t pf1, pf2;
     pf_growth_t g1, g2;
     uint64_t max_periods;

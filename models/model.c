@@ -470,7 +470,7 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
     uint64_t a = op->addr, end = op->addr + op->bytes;
     double per_byte_stores = op->bytes ? (double)op->count / (double)op->bytes : 0;
     md->ff.op_lines = 0;
-    model_bulk_op_begin(md, op->addr, end);
+    model_bulk_op_begin(md, op->addr, end, false);
     /* Loop-control instructions a kernel announced before its stores (one
      * TRACE_INSNS per call) are spread over the run they control. */
     double insns = (double)op->insns;
@@ -522,7 +522,7 @@ static void string_op(model_t *md, const trace_op_t *op)
         la = 1;
     bool nt = (op->flags & TRACE_F_NT) != 0;
     md->ff.op_lines = 0;
-    model_bulk_op_begin(md, op->addr, op->addr + op->bytes);
+    model_bulk_op_begin(md, op->addr, op->addr + op->bytes, true);
     double w = m->store_width_bytes ? m->store_width_bytes : 8;
     /* A full line's engine time and store count, computed once: the same
      * divisions the loop would do for piece == lb. */
@@ -615,7 +615,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
     uint64_t la = m->store_buffer_entries ? m->store_buffer_entries : 1;
     uint64_t end = op->addr + op->bytes;
     md->ff.op_lines = 0;
-    model_bulk_op_begin(md, op->addr & ~(lb - 1), end);
+    model_bulk_op_begin(md, op->addr & ~(lb - 1), end, false);
     for (uint64_t a = op->addr & ~(lb - 1); a < end;) {
         t += m->line_zero_cycles * per_line;
         if (m->line_zero_cycles * per_line > 0)

@@ -39,10 +39,12 @@
  *    BULK_MAX_CHECKS per operation. A failed comparison usually stops at
  *    its first set.
  *  - Never stepped over: where elision depends on the bytes left, the
- *    elision threshold at the op's end; a write-streaming threshold; the
- *    end of a prefetch block or a TLB page a move would not keep. What
- *    stays behind (a level the stream does not fill, a prefetch stream it
- *    left) must lie outside the stretch the stream goes through.
+ *    elision threshold at a string op's end (no other op elides); a
+ *    write-streaming threshold; the end of a prefetch block or a TLB page a
+ *    move would not keep. What stays behind (a prefetch stream the stream
+ *    left) must lie outside the stretch the stream goes through; cache lines
+ *    left in place ahead of it stop the step short of them (hierarchy.c
+ *    stop_short).
  *  - What is not exact: bound.* attribution counts whole cycles of the
  *    rounded time, and a period's time is not a whole number of cycles. A
  *    step shares its cycles in proportion to the unrounded time each bound
@@ -55,9 +57,13 @@
  *    differently from the one judged (measured: a relative 7e-9 a period on
  *    1 GiB folios; the stated bound is a relative 1e-8, docs/MODEL.md).
  *  - A prefetcher still filling its slots may grow by a generation of left
- *    streams each period instead of repeating (pf_same_growing); a step then
- *    takes at most the periods its free slots allow (hier_moves_t's
- *    max_periods), and model_snap_step says how many it took.
+ *    streams each period instead of repeating (pf_same_growing), and a cache
+ *    level may be filled or drained by one line a set each period
+ *    (cache_snap_grown); a step then takes at most the periods its free
+ *    slots, free ways or like lines to drain allow (hier_moves_t's
+ *    max_periods), and model_snap_step says how many it took. After a step
+ *    that filled or drained a level, the next snapshot is due one period on
+ *    (the level changes how it goes on).
  *  - Units: lines, bytes, core cycles.
  */
 #include <float.h>
@@ -95,10 +101,11 @@ struct model_snap {
 struct model_bulk {
     bool on;
     uint64_t period_lines; /* P (0: this machine's model cannot be stepped) */
-    uint64_t tail_lines;   /* never stepped over at an op's end */
+    uint64_t tail_lines;   /* never stepped over at a string op's end */
     uint64_t cap_lines;    /* lines all the cache levels hold */
     /* the current operation */
     uint64_t lo, hi;     /* its lines [lo, hi) */
+    uint64_t op_tail;    /* its lines never stepped over at its end */
     uint64_t next_snap;  /* op_lines at which the next snapshot is taken */
     uint32_t op_checks;  /* comparisons made in it */
     uint64_t snap_lines; /* the snapshot's op_lines ... */
@@ -185,7 +192,7 @@ static void set_due(model_t *md, const model_bulk_t *b)
     md->ff.hold = md->bulk_due != UINT64_MAX;
 }
 
-void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end)
+void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end, bool string_op)
 {
     model_bulk_t *b = md->bulk;
     if (!b)
@@ -193,6 +200,7 @@ void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end)
     uint64_t lb = md->line_bytes;
     b->lo = start / lb;
     b->hi = (end + lb - 1) / lb;
+    b->op_tail = string_op ? b->tail_lines : 0; /* only string ops elide */
     md->bulk_op_lines = 0;
     b->op_checks = 0;
     b->snap.have = false;
@@ -512,7 +520,7 @@ static uint64_t plan_steps(const model_t *md, const model_bulk_t *b, uint64_t ne
                            uint64_t rem)
 {
     uint64_t p = b->period_lines, lb = md->line_bytes;
-    uint64_t n = (rem - b->tail_lines) / p;
+    uint64_t n = (rem - b->op_tail) / p;
     uint64_t ws_room = ws_ff_max_lines(&md->ws);
     if (ws_room != UINT64_MAX && ws_room / p < n)
         n = ws_room / p;
@@ -538,7 +546,7 @@ static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uin
 {
     uint64_t p = b->period_lines, lb = md->line_bytes;
     uint64_t rem = rem_bytes / lb;
-    if (rem < b->tail_lines + p) {
+    if (rem < b->op_tail + p) {
         b->next_snap = UINT64_MAX; /* too little left to step */
         b->snap.have = false;
         log_release(md, &b->snap);
@@ -569,7 +577,8 @@ static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uin
     /* The window: from the snapshot's next line to the line after the n
      * periods and one more (what stays behind must lie outside it). */
     hier_window_t w = {.dlines = p, .lo = b->lo, .hi = b->hi, .wlo = b->snap_addr / lb};
-    w.whi = next_addr / lb + (n + 1) * p;
+    w.next = next_addr / lb;
+    w.whi = w.next + (n + 1) * p;
     moves_t mv;
     bool ok = same(md, &b->snap, &w, &mv);
     if (ok && n > mv.h.max_periods)
@@ -587,7 +596,12 @@ static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uin
     md->ff.op_lines += n * p + 1;
     model_ff_resume(&md->ff, &md->st, model_now(md));
     md->bulk_op_lines += n * p;
-    b->next_snap = UINT64_MAX; /* once per operation is enough */
+    /* Once per operation is enough, but for a step that filled or drained
+     * a level: the stream goes on differently after it (a full level
+     * evicts, a drained one evicts the stream's own lines). The period
+     * after the step is the change; the next snapshot is due after it. */
+    bool grew = mv.h.l1 == 2 || mv.h.l2 == 2 || mv.h.l3 == 2;
+    b->next_snap = grew ? md->bulk_op_lines + p : UINT64_MAX;
     return n * p * lb;
 }
 
@@ -648,7 +662,8 @@ uint64_t model_snap_step(model_t *md, model_snap_t *s, uint64_t dbytes, uint64_t
     s->have = false;
     hier_window_t w = {.dlines = dbytes / lb, .lo = lo / lb, .hi = (hi + lb - 1) / lb};
     w.wlo = from_addr / lb;
-    w.whi = next_addr / lb + (n + 1) * w.dlines;
+    w.next = next_addr / lb;
+    w.whi = w.next + (n + 1) * w.dlines;
     moves_t mv;
     bool ok = same(md, s, &w, &mv);
     if (ok && n > mv.h.max_periods)

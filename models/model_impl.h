@@ -120,7 +120,7 @@ void model_shift_core_time(model_t *md, double dt);
 model_bulk_t *model_bulk_create(const model_t *md); /* after the hierarchy */
 void model_bulk_destroy(model_bulk_t *b);
 /* An operation covering [start, end) begins. */
-void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end);
+void model_bulk_op_begin(model_t *md, uint64_t start, uint64_t end, bool string_op);
 /* After a line of it, with the next line at next_addr and rem_bytes left:
  * the bytes stepped over (0: none); the model is then where per-line
  * simulation would have taken it. model_bulk_event does the work when a

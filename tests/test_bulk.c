@@ -41,6 +41,22 @@ static cache_t *mk_cache(void)
     return c;
 }
 
+/* 2 sets x `ways` ways, LRU. */
+static cache_t *mk_cache_ways(uint32_t ways)
+{
+    char err[160];
+    machine_cache_t g;
+    memset(&g, 0, sizeof g);
+    g.present = true;
+    g.size_bytes = 2 * ways * 64;
+    g.ways = ways;
+    g.line_bytes = 64;
+    g.repl = MACHINE_REPL_LRU;
+    cache_t *c = cache_create(&g, 1, err, sizeof err);
+    assert_non_null(c);
+    return c;
+}
+
 static void fill(cache_t *c, const unsigned *lines, int n, bool dirty)
 {
     for (int i = 0; i < n; i++) {
@@ -77,15 +93,15 @@ static void test_cache_moved(void **state)
     cache_snap_t *s = cache_snap_take(a, NULL, 0);
     assert_non_null(s);
     timing_shift_t sh = {.floor_now = 0, .floor_then = 0, .tol_cycles = 0};
-    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh), 1);
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh, NULL), 1);
     /* by one line the sets would change: never */
-    assert_int_equal(cache_snap_same(b, s, 1, 0, 100, 0, 0, &sh), -1);
+    assert_int_equal(cache_snap_same(b, s, 1, 0, 100, 0, 0, &sh, NULL), -1);
     /* the stream's range ends at line 5: line 3 moved to 5 would leave it */
-    assert_int_equal(cache_snap_same(b, s, 2, 0, 5, 0, 0, &sh), -1);
-    assert_int_equal(cache_snap_same(b, s, 2, 0, 6, 0, 0, &sh), 1);
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 5, 0, 0, &sh, NULL), -1);
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 6, 0, 0, &sh, NULL), 1);
     /* cache_move makes a into b: then a equals its own snapshot moved */
     cache_move(a, 2, 0, 100, 0);
-    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 0, 0, &sh), 1);
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 0, 0, &sh, NULL), 1);
     cache_snap_destroy(s);
     cache_destroy(a);
     cache_destroy(b);
@@ -102,12 +118,12 @@ static void test_cache_recency(void **state)
     fill(b, lb, 4, false);
     cache_snap_t *s = cache_snap_take(a, NULL, 0);
     timing_shift_t sh = {0};
-    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh), -1);
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh, NULL), -1);
     /* and a dirty bit is part of the state */
     cache_t *c = mk_cache();
     const unsigned lc[] = {2, 3, 4, 5};
     fill(c, lc, 4, true);
-    assert_int_equal(cache_snap_same(c, s, 2, 0, 100, 0, 0, &sh), -1);
+    assert_int_equal(cache_snap_same(c, s, 2, 0, 100, 0, 0, &sh, NULL), -1);
     cache_snap_destroy(s);
     cache_destroy(a);
     cache_destroy(b);
@@ -125,10 +141,132 @@ static void test_cache_static(void **state)
     fill(a, la, 4, false);
     cache_snap_t *s = cache_snap_take(a, NULL, 0);
     timing_shift_t sh = {0};
-    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 4, 8, &sh), 0);
-    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 3, 8, &sh), -1);
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 4, 8, &sh, NULL), 0);
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 3, 8, &sh, NULL), -1);
+    /* asked where the stream must stop short instead: the lowest line in
+     * the window (3 of [2, 8), 3 of [3, 8)), none when the window is clear */
+    uint64_t ahead = 0;
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 2, 8, &sh, &ahead), 0);
+    assert_int_equal(ahead, 2);
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 3, 8, &sh, &ahead), 0);
+    assert_int_equal(ahead, 3);
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 4, 8, &sh, &ahead), 0);
+    assert_int_equal(ahead, UINT64_MAX);
     cache_snap_destroy(s);
     cache_destroy(a);
+}
+
+/* c holds what ref holds: the same lines in the same recency order, with
+ * the same bits and times. */
+static void assert_same_cache(const cache_t *c, const cache_t *ref)
+{
+    cache_snap_t *s = cache_snap_take(ref, NULL, 0);
+    timing_shift_t sh = {0};
+    assert_int_equal(cache_snap_same(c, s, 0, 0, 0, 0, 0, &sh, NULL), 0);
+    cache_snap_destroy(s);
+}
+
+/* A stream filling a 2-set, 4-way cache. Lines 10..13 leave set 0 holding
+ * 12, 10 (most recent first); 14, 15 make it 14, 12, 10: the snapshot's
+ * lines moved by 2 (one period: the set count) and its oldest, 10, left
+ * where it was. One free way is left in each set: one more period (the
+ * threshold); with 16, 17 as well, none (one short of it). */
+static void test_cache_grown_fill(void **state)
+{
+    (void)state;
+    cache_t *c = mk_cache_ways(4), *ref = mk_cache_ways(4);
+    const unsigned first[] = {10, 11, 12, 13}, next[] = {14, 15}, more[] = {16, 17};
+    fill(c, first, 4, true);
+    cache_snap_t *s = cache_snap_take(c, NULL, 0);
+    fill(c, next, 2, true);
+    timing_shift_t sh = {0};
+    cache_growth_t g;
+    /* the counts differ: not a move, nor in place */
+    assert_int_equal(cache_snap_same(c, s, 2, 0, 100, 14, 18, &sh, NULL), -1);
+    assert_true(cache_snap_grown(c, s, 2, 0, 100, 14, false, &sh, &g));
+    assert_int_equal(g.max_periods, 1);
+    assert_int_equal(g.ahead_line, UINT64_MAX);
+    assert_int_equal(g.split[0], 2);
+    assert_int_equal(g.split[1], 2);
+    /* the moving lines must stay in [lo, hi): 13 moves to 15 */
+    assert_false(cache_snap_grown(c, s, 2, 0, 15, 14, false, &sh, &g));
+    assert_true(cache_snap_grown(c, s, 2, 0, 16, 14, false, &sh, &g));
+    /* one period applied is what simulating 16, 17 gives */
+    cache_grow(c, &g, 2, 0);
+    const unsigned all[] = {10, 11, 12, 13, 14, 15, 16, 17};
+    fill(ref, all, 8, true);
+    assert_same_cache(c, ref);
+    /* one period short: the sets are full, nothing left to fill */
+    cache_snap_destroy(s);
+    cache_t *d = mk_cache_ways(4);
+    fill(d, first, 4, true);
+    fill(d, next, 2, true);
+    s = cache_snap_take(d, NULL, 0);
+    fill(d, more, 2, true);
+    assert_false(cache_snap_grown(d, s, 2, 0, 100, 16, false, &sh, &g));
+    cache_snap_destroy(s);
+    /* the line after the moved ones must be the one the period left: set 0
+     * as 14, 8, 10 (12 gone, 8 in its place) is not 12, 10 grown */
+    cache_t *e = mk_cache_ways(4);
+    fill(e, first, 4, true);
+    s = cache_snap_take(e, NULL, 0);
+    assert_true(cache_remove(e, L(12), NULL));
+    const unsigned other[] = {8, 14, 15};
+    fill(e, other, 3, true);
+    assert_false(cache_snap_grown(e, s, 2, 0, 100, 14, false, &sh, &g));
+    cache_snap_destroy(s);
+    cache_destroy(e);
+    cache_destroy(c);
+    cache_destroy(ref);
+    cache_destroy(d);
+    (void)more;
+}
+
+/* A stream draining the lines of a run before it. Dirty lines 50..57 fill
+ * the 2-set, 4-way cache (set 0: 56, 54, 52, 50); clean stream lines 0, 1
+ * take the place of 50, 51 (set 0: 0, 56, 54, 52): the snapshot. 2, 3 then
+ * give 2, 0, 56, 54: 0 moved to 2, 0 left where it was, 52 gone. Only the
+ * stream's range [0, 40) moves. Two dirty lines are left to go in each set
+ * (56, 54; 57, 55): two periods; with 56 clean, one (its bits differ from
+ * the line that went). The lowest line left ahead of the stream is 54. */
+static void test_cache_grown_drain(void **state)
+{
+    (void)state;
+    /* every ready time (0) is past: a line in flight never drains */
+    timing_shift_t sh = {.floor_now = 1, .floor_then = 1};
+    cache_growth_t g;
+    for (int clean56 = 0; clean56 <= 1; clean56++) {
+        cache_t *c = mk_cache_ways(4), *ref = mk_cache_ways(4);
+        const unsigned old[] = {50, 51, 52, 53, 54, 55}, old56[] = {56}, old57[] = {57};
+        const unsigned first[] = {0, 1}, next[] = {2, 3};
+        fill(c, old, 6, true);
+        fill(c, old56, 1, !clean56);
+        fill(c, old57, 1, true);
+        fill(c, first, 2, false);
+        cache_snap_t *s = cache_snap_take(c, NULL, 1);
+        fill(c, next, 2, false);
+        assert_int_equal(cache_snap_same(c, s, 2, 0, 40, 2, 8, &sh, NULL), -1);
+        /* only a level allowed to drain */
+        assert_false(cache_snap_grown(c, s, 2, 0, 40, 2, false, &sh, &g));
+        assert_true(cache_snap_grown(c, s, 2, 0, 40, 2, true, &sh, &g));
+        assert_int_equal(g.max_periods, clean56 ? 1 : 2);
+        assert_int_equal(g.ahead_line, 54);
+        assert_int_equal(g.split[0], 1);
+        /* the periods applied are what simulating the lines gives */
+        uint64_t n = g.max_periods;
+        cache_grow(c, &g, 2 * n, 0);
+        fill(ref, old, 6, true);
+        fill(ref, old56, 1, !clean56);
+        fill(ref, old57, 1, true);
+        fill(ref, first, 2, false);
+        fill(ref, next, 2, false);
+        const unsigned then[] = {4, 5, 6, 7};
+        fill(ref, then, 2 * (int)n, false);
+        assert_same_cache(c, ref);
+        cache_snap_destroy(s);
+        cache_destroy(c);
+        cache_destroy(ref);
+    }
 }
 
 /* Ready times: a line still in flight (ready 50 against a floor of 40)
@@ -147,12 +285,12 @@ static void test_cache_ready(void **state)
     cache_meta_t n0 = {.ready_cycles = 20}, n1 = {.ready_cycles = 150};
     cache_insert(b, L(2), &n0, &v);
     cache_insert(b, L(3), &n1, &v);
-    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh), 1);
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh, NULL), 1);
     cache_t *c = mk_cache();
     cache_meta_t k1 = {.ready_cycles = 151};
     cache_insert(c, L(2), &n0, &v);
     cache_insert(c, L(3), &k1, &v);
-    assert_int_equal(cache_snap_same(c, s, 2, 0, 100, 0, 0, &sh), -1);
+    assert_int_equal(cache_snap_same(c, s, 2, 0, 100, 0, 0, &sh, NULL), -1);
     cache_snap_destroy(s);
     cache_destroy(a);
     cache_destroy(b);
@@ -316,11 +454,12 @@ static void test_mshr_same(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_timing_same),    cmocka_unit_test(test_cache_moved),
-        cmocka_unit_test(test_cache_recency),  cmocka_unit_test(test_cache_static),
-        cmocka_unit_test(test_cache_ready),    cmocka_unit_test(test_pf_moved),
-        cmocka_unit_test(test_pf_growing),     cmocka_unit_test(test_pf_growing_full),
-        cmocka_unit_test(test_pf_left_behind), cmocka_unit_test(test_mshr_same),
+        cmocka_unit_test(test_timing_same),      cmocka_unit_test(test_cache_moved),
+        cmocka_unit_test(test_cache_recency),    cmocka_unit_test(test_cache_static),
+        cmocka_unit_test(test_cache_ready),      cmocka_unit_test(test_pf_moved),
+        cmocka_unit_test(test_pf_growing),       cmocka_unit_test(test_pf_growing_full),
+        cmocka_unit_test(test_pf_left_behind),   cmocka_unit_test(test_mshr_same),
+        cmocka_unit_test(test_cache_grown_fill), cmocka_unit_test(test_cache_grown_drain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -495,6 +495,162 @@ static void test_coalescing(void **state)
     }
 }
 
+/* ---------------------------------------------------------------- K_LOOP */
+
+/* What a coalescing trace delivers for ops emitted one by one (no K_LOOP
+ * repeat): the uncoalesced stream of the kernel fed through trace_emit(). */
+static void recoalesce(rec_t *out, const rec_t *in)
+{
+    memset(out, 0, sizeof *out);
+    trace_t *t = trace_create(rec_sink, out, true);
+    assert_non_null(t);
+    for (size_t i = 0; i < in->n; i++)
+        trace_emit(t, &in->ops[i]);
+    trace_flush(t);
+    trace_destroy(t);
+}
+
+static void assert_same_ops(const rec_t *a, const rec_t *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (size_t i = 0; i < a->n; i++) {
+        assert_int_equal(a->ops[i].kind, b->ops[i].kind);
+        assert_int_equal(a->ops[i].addr, b->ops[i].addr);
+        assert_int_equal(a->ops[i].bytes, b->ops[i].bytes);
+        assert_int_equal(a->ops[i].count, b->ops[i].count);
+        assert_int_equal(a->ops[i].insns, b->ops[i].insns);
+        assert_int_equal(a->ops[i].width, b->ops[i].width);
+        assert_int_equal(a->ops[i].fill, b->ops[i].fill);
+        assert_int_equal(a->ops[i].flags, b->ops[i].flags);
+    }
+}
+
+/* Every kernel's coalesced ops, with its uniform loops repeated at once, are
+ * the ops of running every iteration, on sizes either side of memset's
+ * thresholds and with odd heads and tails. */
+static void test_loop_repeat_kernels(void **state)
+{
+    (void)state;
+    machine_t mx, ma;
+    machine_x86(&mx);
+    machine_arm(&ma);
+    const struct {
+        const char *name;
+        const machine_t *m;
+    } ks[] = {{"unrolled", &mx}, {"movnti", &mx},    {"clzero", &mx}, {"avx2", &mx},
+              {"avx512", &mx},   {"avx512_nt", &mx}, {"memset", &mx}, {"stp", &ma},
+              {"stnp", &ma},     {"dc_zva", &ma},    {"memset", &ma}};
+    const uint64_t lens[] = {64, 128, 192, 4096, 65536 - 64, 65536, 65536 + 64, 1u << 20};
+    const uint64_t offs[] = {0, 8, 40};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+        for (size_t j = 0; j < sizeof lens / sizeof lens[0]; j++)
+            for (size_t o = 0; o < sizeof offs / sizeof offs[0]; o++) {
+                bool mem = strcmp(ks[i].name, "memset") == 0;
+                if (offs[o] && !mem)
+                    continue; /* the other kernels take 64-byte aligned lines */
+                rec_t one, ref, got;
+                run(&one, ks[i].name, ks[i].m, BASE + offs[o], lens[j] - offs[o], 0, false);
+                recoalesce(&ref, &one);
+                run(&got, ks[i].name, ks[i].m, BASE + offs[o], lens[j] - offs[o], 0, true);
+                assert_same_ops(&got, &ref);
+                rec_free(&one);
+                rec_free(&ref);
+                rec_free(&got);
+            }
+}
+
+/* One iteration of a uniform loop by hand: eight 8-byte stores. */
+static void store_line(trace_t *t, uint64_t a)
+{
+    for (uint64_t i = 0; i < 64; i += 8)
+        trace_emit_fields(t, TRACE_STORE, a + i, 8, 1, 8, 0, 0);
+}
+
+static uint64_t loop_lines(trace_t *t, uint64_t lines)
+{
+    uint64_t iters = 0;
+    trace_mark_t m = trace_mark(t);
+    for (uint64_t l = 0; l < lines;) {
+        store_line(t, BASE + 64 * l);
+        iters++;
+        l++;
+        if (l < lines)
+            l += trace_repeat(t, &m, 64, lines - l);
+        m = trace_mark(t);
+    }
+    return iters;
+}
+
+/* The run's count bound (UINT32_MAX >> 1): stores merge one by one until the
+ * pending count reaches it, the next store still joins (trace_emit_slow()
+ * merges it and delivers), so the first op counts 2^31 stores. The repeat
+ * stops short of the bound and the iterations near it run one by one. */
+static void test_loop_repeat_bound(void **state)
+{
+    (void)state;
+    rec_t r = {0};
+    trace_t *t = trace_create(rec_sink, &r, true);
+    assert_non_null(t);
+    const uint64_t lines = (UINT64_C(1) << 28) + 5; /* 2^31 + 40 stores */
+    uint64_t iters = loop_lines(t, lines);
+    trace_flush(t);
+    trace_destroy(t);
+    assert_true(iters < 16); /* the loop ran only a few iterations itself */
+    assert_int_equal(r.n, 2);
+    check_op(&r.ops[0], TRACE_STORE, BASE, UINT64_C(1) << 34, UINT32_C(1) << 31, 8, 0, 0);
+    check_op(&r.ops[1], TRACE_STORE, BASE + (UINT64_C(1) << 34), 320, 40, 8, 0, 0);
+    rec_free(&r);
+}
+
+/* Where the repeat must not apply. */
+static void test_loop_repeat_refuses(void **state)
+{
+    (void)state;
+    rec_t r = {0};
+    /* coalescing off: every op is delivered as emitted */
+    trace_t *t = trace_create(rec_sink, &r, false);
+    trace_mark_t m = trace_mark(t);
+    store_line(t, BASE);
+    assert_int_equal(trace_repeat(t, &m, 64, 100), 0);
+    trace_destroy(t);
+    rec_free(&r);
+
+    t = trace_create(rec_sink, &r, true);
+    /* the first iteration starts the run (the op before it is delivered) */
+    trace_emit_fields(t, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    m = trace_mark(t);
+    store_line(t, BASE);
+    assert_int_equal(trace_repeat(t, &m, 64, 100), 0);
+    /* a whole iteration that extended the run: applied, up to `more` */
+    m = trace_mark(t);
+    store_line(t, BASE + 64);
+    assert_int_equal(trace_repeat(t, &m, 64, 0), 0);
+    assert_int_equal(trace_repeat(t, &m, 64, 3), 3);
+    /* the step is not what the iteration covered */
+    m = trace_mark(t);
+    store_line(t, BASE + 64 * 5);
+    assert_int_equal(trace_repeat(t, &m, 128, 10), 0);
+    /* an iteration that ends the run (a fence) */
+    m = trace_mark(t);
+    store_line(t, BASE + 64 * 6);
+    trace_emit_fields(t, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    assert_int_equal(trace_repeat(t, &m, 64, 10), 0);
+    /* an iteration that delivered the run and began another at the same
+     * address, one step longer: not an extension of it */
+    store_line(t, BASE + 64 * 20);
+    m = trace_mark(t);
+    trace_emit_fields(t, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    store_line(t, BASE + 64 * 20);
+    store_line(t, BASE + 64 * 21);
+    assert_int_equal(trace_repeat(t, &m, 64, 10), 0);
+    trace_flush(t);
+    trace_destroy(t);
+    assert_int_equal(r.n, 6);
+    check_op(&r.ops[1], TRACE_STORE, BASE, 7 * 64, 56, 8, 0, 0);
+    check_op(&r.ops[5], TRACE_STORE, BASE + 64 * 20, 128, 16, 8, 0, 0);
+    rec_free(&r);
+}
+
 /* ---------------------------------------------------------------- checks */
 
 static void test_checks(void **state)
@@ -562,13 +718,22 @@ static void test_checks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_movnti_256),       cmocka_unit_test(test_rep_stos),
-        cmocka_unit_test(test_unrolled_128),     cmocka_unit_test(test_clzero_256),
-        cmocka_unit_test(test_vector_kernels),   cmocka_unit_test(test_stp_stnp),
-        cmocka_unit_test(test_dc_zva_blocks),    cmocka_unit_test(test_mops),
-        cmocka_unit_test(test_memset_x86_small), cmocka_unit_test(test_memset_x86_thresholds),
-        cmocka_unit_test(test_memset_arm64),     cmocka_unit_test(test_coalescing),
+        cmocka_unit_test(test_movnti_256),
+        cmocka_unit_test(test_rep_stos),
+        cmocka_unit_test(test_unrolled_128),
+        cmocka_unit_test(test_clzero_256),
+        cmocka_unit_test(test_vector_kernels),
+        cmocka_unit_test(test_stp_stnp),
+        cmocka_unit_test(test_dc_zva_blocks),
+        cmocka_unit_test(test_mops),
+        cmocka_unit_test(test_memset_x86_small),
+        cmocka_unit_test(test_memset_x86_thresholds),
+        cmocka_unit_test(test_memset_arm64),
+        cmocka_unit_test(test_coalescing),
         cmocka_unit_test(test_checks),
+        cmocka_unit_test(test_loop_repeat_kernels),
+        cmocka_unit_test(test_loop_repeat_bound),
+        cmocka_unit_test(test_loop_repeat_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,7 @@ void trace_destroy(trace_t *t)
 
 static void deliver(trace_t *t, const trace_op_t *op)
 {
+    t->h.delivered++;
     if (t->h.error)
         return;
     int rc = t->sink(t->ctx, op);
@@ -102,6 +103,42 @@ void trace_emit_slow(trace_t *t, const trace_op_t *op)
     t->h.pending = *op;
     t->h.have_pending = true;
     rekey(t);
+}
+
+uint64_t trace_repeat(trace_t *t, const trace_mark_t *m, uint64_t step_bytes, uint64_t more)
+{
+    trace_head_t *h = &t->h;
+    trace_op_t *p = &h->pending;
+    if (!h->coalesce || !h->have_pending || !m->pending || more == 0 ||
+        h->delivered != m->delivered || p->addr != m->addr || p->kind != m->kind ||
+        (p->kind != TRACE_STORE && p->kind != TRACE_STORE_NT && p->kind != TRACE_LOAD &&
+         p->kind != TRACE_LINE_ZERO) ||
+        p->bytes - m->bytes != step_bytes || p->count <= m->count)
+        return 0;
+    /* One iteration's instructions; every op of an applied iteration must
+     * merge as it would have alone: its count and insns stay below the
+     * bound (UINT32_MAX >> 1) at which trace_emit_slow() and the inline
+     * merges stop, even counting one more iteration after the last applied. */
+    const uint64_t bound = UINT32_MAX >> 1;
+    const uint64_t dc = p->count - m->count, di = p->insns - m->insns;
+    uint64_t r = more;
+    if (p->count + 2 * dc >= bound)
+        return 0;
+    if ((bound - p->count) / dc - 2 < r)
+        r = (bound - p->count) / dc - 2;
+    if (di) {
+        if (p->insns + 2 * di >= bound)
+            return 0;
+        if ((bound - p->insns) / di - 2 < r)
+            r = (bound - p->insns) / di - 2;
+    }
+    if (r == 0)
+        return 0;
+    p->bytes += r * step_bytes;
+    p->count += (uint32_t)(r * dc);
+    p->insns += (uint32_t)(r * di);
+    h->run_end = p->addr + p->bytes;
+    return r;
 }
 
 int trace_error(const trace_t *t)

@@ -85,6 +85,7 @@ typedef struct trace_head_ {
     bool coalesce;
     bool have_pending;
     int error;
+    uint64_t delivered; /* ops handed to the sink so far */
     uint64_t run_key;
     uint64_t run_end;
     trace_op_t pending;
@@ -153,6 +154,43 @@ static inline void trace_emit_fields(trace_t *t, trace_kind_t kind, uint64_t add
                      .flags = flags};
     trace_emit_slow(t, &op);
 }
+
+/* ---- repeating a uniform loop (kernels/kmode.h K_LOOP) ----
+ *
+ * A kernel loop whose every iteration emits the same ops moved on by the
+ * loop's step (its body depends on the loop variable only through the
+ * addresses) need not run each iteration in trace mode: once one whole
+ * iteration has only extended the pending run, contiguously by exactly the
+ * step and with nothing delivered, every later iteration would do the same.
+ * trace_repeat() then adds up to `more` such iterations to the run at once,
+ * as many as the run's count bound lets each of their ops merge exactly as
+ * it would have one by one (the iterations it leaves run as before, so the
+ * delivered ops are identical either way; tests compare the two). With
+ * coalescing off it never applies. */
+typedef struct trace_mark {
+    uint64_t delivered, addr, bytes;
+    uint32_t count, insns;
+    uint8_t kind;
+    bool pending;
+} trace_mark_t;
+
+/* The state an iteration starts from. */
+static inline trace_mark_t trace_mark(const trace_t *t)
+{
+    const trace_head_t *h = (const trace_head_t *)t;
+    trace_mark_t m = {.delivered = h->delivered,
+                      .addr = h->pending.addr,
+                      .bytes = h->pending.bytes,
+                      .count = h->pending.count,
+                      .insns = h->pending.insns,
+                      .kind = h->pending.kind,
+                      .pending = h->have_pending};
+    return m;
+}
+
+/* The iteration since m covered step_bytes: apply up to `more` further
+ * identical iterations to the pending run; returns how many it applied. */
+uint64_t trace_repeat(trace_t *t, const trace_mark_t *m, uint64_t step_bytes, uint64_t more);
 
 /* First non-zero code a sink returned, or 0. */
 int trace_error(const trace_t *t);
