@@ -204,6 +204,7 @@ cache_t *cache_create(const machine_cache_t *geom, uint64_t seed, char *err, siz
     c->line_bytes = (uint32_t)line;
     c->fp_shift = cache_log2(sets); /* of the line number: the tag above the set index */
     c->nvalid = 0;                  /* aligned_alloc does not zero: every field is set here */
+    c->touch = NULL;
 
     for (uint64_t st = 0; st < sets; st++) {
         uint64_t *tags = cache_tags(c, st);
@@ -224,7 +225,28 @@ cache_t *cache_create(const machine_cache_t *geom, uint64_t seed, char *err, siz
 
 void cache_destroy(cache_t *c)
 {
+    if (c)
+        free(c->touch);
     free(c);
+}
+
+int cache_keep_touch(cache_t *c)
+{
+    if (c->touch)
+        return 0;
+    c->touch = calloc((size_t)c->sets * c->ways, sizeof(double));
+    if (!c->touch)
+        return -1;
+    for (uint64_t st = 0; st < c->sets; st++) /* lines already there: filled at ready */
+        for (uint32_t w = 0; w < c->ways; w++)
+            if (cache_tags(c, st)[w] != CACHE_TAG_INVALID)
+                c->touch[st * c->ways + w] = cache_metas(c, st)[w].ready_cycles;
+    return 0;
+}
+
+void cache_touched(cache_t *c, uint64_t addr, const cache_meta_t *p, double t)
+{
+    cache_i_touched(c, addr, p, t);
 }
 
 cache_meta_t *cache_lookup(cache_t *c, uint64_t addr, bool touch)
@@ -318,7 +340,8 @@ void cache_shift_time(cache_t *c, double dt)
         for (uint32_t w = 0; w < c->ways; w++)
             if (tags[w] != CACHE_TAG_INVALID) {
                 metas[w].ready_cycles += dt;
-                metas[w].touch_cycles += dt;
+                if (c->touch)
+                    c->touch[st * c->ways + w] += dt;
             }
     }
 }
@@ -330,10 +353,19 @@ enum { SNAP_DIRTY = 1, SNAP_PF = 2, SNAP_LIVE = 4 };
 struct cache_snap {
     uint32_t sets;
     uint64_t n, cap, cap_flags; /* entries kept, room for tags and for flags */
-    uint64_t *tags;             /* line numbers, set by set, most recently used first */
-    uint8_t *flags;             /* SNAP_* */
-    uint16_t *per_set;          /* valid lines of each set */
-    double *live;               /* ready times not past, in entry order */
+    /* the lines, set by set, most recently used first: each line's tag
+     * above the set index and its SNAP_* bits in 32 bits (tags32: tag << 3 |
+     * bits), or, when a tag does not fit in 29 bits, the line numbers (tags)
+     * and the bits (flags) apart (wide); snap_line() and snap_flags() read
+     * either */
+    bool wide;
+    uint32_t set_shift;
+    uint32_t *tags32;
+    uint64_t cap32;
+    uint64_t *tags;
+    uint8_t *flags;    /* SNAP_* (wide only) */
+    uint16_t *per_set; /* valid lines of each set */
+    double *live;      /* ready times not past, in entry order */
     uint64_t nlive, cap_live;
     uint16_t *split; /* cache_snap_grown's per-set moving lines (sets entries) */
 };
@@ -348,6 +380,7 @@ void cache_snap_destroy(cache_snap_t *s)
     if (!s)
         return;
     free(s->tags);
+    free(s->tags32);
     free(s->flags);
     free(s->per_set);
     free(s->live);
@@ -368,6 +401,22 @@ static int snap_grow(void **p, uint64_t *cap, uint64_t need, size_t each)
     *p = q;
     *cap = n;
     return 0;
+}
+
+static uint8_t meta_flags(const cache_meta_t *mt)
+{
+    return (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
+}
+
+/* Entry k's line (set: its set) and SNAP_* bits. */
+static inline uint64_t snap_line(const cache_snap_t *s, uint64_t k, uint64_t set)
+{
+    return s->wide ? s->tags[k] : (uint64_t)(s->tags32[k] >> 3) << s->set_shift | set;
+}
+
+static inline uint8_t snap_flags(const cache_snap_t *s, uint64_t k)
+{
+    return s->wide ? s->flags[k] : (uint8_t)(s->tags32[k] & 7);
 }
 
 /* The valid ways of a set from the most to the least recently used: the
@@ -406,28 +455,46 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
         if (!s->per_set)
             goto fail;
     }
-    if (snap_grow((void **)&s->tags, &s->cap, c->nvalid, sizeof(uint64_t)) ||
-        snap_grow((void **)&s->flags, &s->cap_flags, c->nvalid, 1))
-        goto fail;
-    s->n = s->nlive = 0;
-    uint32_t order[256];
-    for (uint64_t set = 0; set < c->sets; set++) {
-        uint32_t n = c->nvalid ? recency(c, set, order) : 0;
-        s->per_set[set] = (uint16_t)n;
-        const uint64_t *tags = cache_tags(c, set);
-        const cache_meta_t *metas = cache_metas(c, set);
-        for (uint32_t i = 0; i < n; i++) {
-            const cache_meta_t *mt = &metas[order[i]];
-            uint8_t f = (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
-            if (!(mt->ready_cycles < floor_cycles)) {
-                f |= SNAP_LIVE;
-                if (snap_grow((void **)&s->live, &s->cap_live, s->nlive + 1, sizeof(double)))
-                    goto fail;
-                s->live[s->nlive++] = mt->ready_cycles;
+    s->set_shift = c->fp_shift; /* log2(sets) */
+    /* narrow first (half the memory of a large L3's snapshot); wide when a
+     * tag does not fit in 32 bits */
+    for (int wide = 0; wide <= 1; wide++) {
+        s->wide = wide;
+        if (wide ? snap_grow((void **)&s->tags, &s->cap, c->nvalid, sizeof(uint64_t)) ||
+                       snap_grow((void **)&s->flags, &s->cap_flags, c->nvalid, 1)
+                 : snap_grow((void **)&s->tags32, &s->cap32, c->nvalid, sizeof(uint32_t)))
+            goto fail;
+        s->n = s->nlive = 0;
+        bool fits = true;
+        uint32_t order[256];
+        for (uint64_t set = 0; set < c->sets && fits; set++) {
+            uint32_t n = c->nvalid ? recency(c, set, order) : 0;
+            s->per_set[set] = (uint16_t)n;
+            const uint64_t *tags = cache_tags(c, set);
+            const cache_meta_t *metas = cache_metas(c, set);
+            for (uint32_t i = 0; i < n; i++) {
+                const cache_meta_t *mt = &metas[order[i]];
+                uint8_t f = meta_flags(mt);
+                if (!(mt->ready_cycles < floor_cycles)) {
+                    f |= SNAP_LIVE;
+                    if (snap_grow((void **)&s->live, &s->cap_live, s->nlive + 1, sizeof(double)))
+                        goto fail;
+                    s->live[s->nlive++] = mt->ready_cycles;
+                }
+                uint64_t line = tags[order[i]];
+                if (wide) {
+                    s->tags[s->n] = line;
+                    s->flags[s->n++] = f;
+                } else if (line >> s->set_shift < (UINT64_C(1) << 29)) {
+                    s->tags32[s->n++] = (uint32_t)(line >> s->set_shift) << 3 | f;
+                } else {
+                    fits = false;
+                    break;
+                }
             }
-            s->tags[s->n] = tags[order[i]];
-            s->flags[s->n++] = f;
         }
+        if (fits)
+            break;
     }
     return s;
 fail:
@@ -453,7 +520,7 @@ static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dline
         for (uint32_t i = 0; i < n; i++, k++) {
             const cache_meta_t *mt = &metas[order[i]];
             uint8_t f = (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
-            uint64_t want = s->tags[k];
+            uint64_t want = snap_line(s, k, set);
             if (dlines == 0) {
                 if (want >= wlo && want < whi) {
                     if (!ahead)
@@ -466,9 +533,10 @@ static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dline
                 if (want >= hi)
                     return false;
             }
-            if (tags[order[i]] != want || f != (s->flags[k] & ~SNAP_LIVE))
+            uint8_t sf = snap_flags(s, k);
+            if (tags[order[i]] != want || f != (sf & ~SNAP_LIVE))
                 return false;
-            double then = (s->flags[k] & SNAP_LIVE) ? s->live[j++] : -INFINITY;
+            double then = (sf & SNAP_LIVE) ? s->live[j++] : -INFINITY;
             if (!timing_same(mt->ready_cycles, then, sh))
                 return false;
         }
@@ -503,7 +571,8 @@ void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt
                     cache_fp_set(c, set, w, tags[w]);
                 }
                 metas[w].ready_cycles += dt;
-                metas[w].touch_cycles += dt;
+                if (c->touch)
+                    c->touch[set * c->ways + w] += dt;
             }
     }
 }
@@ -516,16 +585,12 @@ typedef struct snap_entry {
     double ready;
 } snap_entry_t;
 
-static snap_entry_t snap_entry(const cache_snap_t *s, uint64_t k, uint64_t *j)
+static snap_entry_t snap_entry(const cache_snap_t *s, uint64_t set, uint64_t k, uint64_t *j)
 {
-    snap_entry_t e = {.line = s->tags[k], .flags = (uint8_t)(s->flags[k] & ~SNAP_LIVE)};
-    e.ready = (s->flags[k] & SNAP_LIVE) ? s->live[(*j)++] : -INFINITY;
+    uint8_t sf = snap_flags(s, k);
+    snap_entry_t e = {.line = snap_line(s, k, set), .flags = (uint8_t)(sf & ~SNAP_LIVE)};
+    e.ready = (sf & SNAP_LIVE) ? s->live[(*j)++] : -INFINITY;
     return e;
-}
-
-static uint8_t meta_flags(const cache_meta_t *mt)
-{
-    return (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
 }
 
 /* The line in way w of set is entry e moved by dlines (0: where it was). */
@@ -555,7 +620,7 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
     snap_entry_t e, prev = {0};
     while (m < ns) {
         uint64_t j0 = *j;
-        e = snap_entry(s, k + m, j);
+        e = snap_entry(s, set, k + m, j);
         if (!(e.line >= lo && e.line < hi && e.line + dlines < hi) ||
             !entry_is(tags, metas, order[m], &e, dlines, sh)) {
             *j = j0; /* entry m is read again below */
@@ -573,7 +638,7 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
      * least recently used one (snapshot entry ns - 1) */
     uint32_t kept = full ? ns - 1 : ns;
     for (uint32_t i = m; i < kept; i++) {
-        e = snap_entry(s, k + i, j);
+        e = snap_entry(s, set, k + i, j);
         if (!entry_is(tags, metas, order[i + 1], &e, 0, sh))
             return false;
         if (e.line >= wlo && e.line < *ahead)
@@ -583,7 +648,7 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
         *ahead = prev.line;
     uint64_t room;
     if (full) {
-        snap_entry_t gone = snap_entry(s, k + ns - 1, j);
+        snap_entry_t gone = snap_entry(s, set, k + ns - 1, j);
         if (gone.ready != -INFINITY)
             return false; /* a line still in flight left: not a settled drain */
         /* later periods take the next oldest lines, while they are alike
@@ -603,7 +668,9 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
 bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64_t lo, uint64_t hi,
                       uint64_t wlo, bool drain, const struct timing_shift *sh, cache_growth_t *g)
 {
-    if (!s || s->sets != c->sets || dlines != c->sets || c->nvalid == 0)
+    /* lines left in place keep their touch times, which a step does not
+     * follow (bulk stepping is not offered where they are kept) */
+    if (!s || s->sets != c->sets || dlines != c->sets || c->nvalid == 0 || c->touch)
         return false;
     if (!s->split) {
         s->split = malloc((size_t)c->sets * sizeof(uint16_t));
@@ -620,7 +687,7 @@ bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64
         uint32_t ns = s->per_set[set];
         uint64_t j_end = j;
         for (uint32_t i = 0; i < ns; i++)
-            j_end += (s->flags[k + i] & SNAP_LIVE) != 0;
+            j_end += (snap_flags(s, k + i) & SNAP_LIVE) != 0;
         if (!set_grown(c, s, set, k, ns, &j, dlines, lo, hi, wlo, drain, sh, s->split,
                        &g->max_periods, &g->ahead_line))
             return false;
@@ -651,7 +718,6 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
             line[o] = tags[order[i]] + dlines_total;
             meta[o] = metas[order[i]];
             meta[o].ready_cycles += dt_total;
-            meta[o].touch_cycles += dt_total;
         }
         /* the lines the n periods leave behind: the one the judged period
          * left (order[m]), each period's one a period later, newest first */
@@ -661,7 +727,6 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
             line[o] = left_line + p * g->dlines;
             meta[o] = left;
             meta[o].ready_cycles += (double)p * g->dt_cycles;
-            meta[o].touch_cycles += (double)p * g->dt_cycles;
         }
         /* the lines in place; a draining set loses its n oldest */
         uint32_t keep = full ? cnt - (uint32_t)n : cnt;
@@ -705,15 +770,30 @@ cache_t *cache_clone(const cache_t *c)
     memcpy(mem, c, total); /* a cache is one block: its struct, then its sets */
     cache_t *n = (cache_t *)mem;
     n->blocks = mem + head;
+    n->touch = NULL; /* and its touch times, if kept */
+    if (c->touch) {
+        size_t tb = (size_t)c->sets * c->ways * sizeof(double);
+        n->touch = malloc(tb);
+        if (!n->touch) {
+            free(mem);
+            return NULL;
+        }
+        memcpy(n->touch, c->touch, tb);
+    }
     return n;
 }
 
 bool cache_copy(cache_t *dst, const cache_t *src)
 {
-    if (dst->sets != src->sets || dst->block_bytes != src->block_bytes)
+    if (dst->sets != src->sets || dst->block_bytes != src->block_bytes ||
+        (dst->touch == NULL) != (src->touch == NULL))
         return false;
+    double *touch = dst->touch;
     size_t head = (sizeof(cache_t) + 63) & ~(size_t)63;
     memcpy(dst, src, head + (size_t)src->sets * src->block_bytes);
     dst->blocks = (uint8_t *)dst + head;
+    dst->touch = touch;
+    if (touch)
+        memcpy(touch, src->touch, (size_t)src->sets * src->ways * sizeof(double));
     return true;
 }

@@ -38,7 +38,6 @@ static inline uint32_t cache_log2(uint64_t x)
 /* Per-line metadata the timing model keeps with a line. */
 typedef struct cache_meta {
     double ready_cycles; /* when the line's data/ownership arrives (fills in flight) */
-    double touch_cycles; /* when it was filled or last hit (set by the caller on a hit) */
     bool dirty;
     bool prefetched; /* brought in by a prefetch and not yet used by demand */
 } cache_meta_t;
@@ -68,11 +67,18 @@ cache_meta_t *cache_lookup_or_insert(cache_t *c, uint64_t addr, bool touch,
                                      const cache_meta_t *meta, cache_victim_t *victim);
 /* Remove addr if present; returns true and its metadata in *out (may be NULL). */
 bool cache_remove(cache_t *c, uint64_t addr, cache_meta_t *out);
+/* Touch times: when each line was filled (its ready time) or last hit, kept
+ * only for a cache that asks (cache_keep_touch: an L3 other cores fill;
+ * models/hierarchy.c), eight bytes a line that no other cache pays for.
+ * Returns -1 when out of memory. */
+int cache_keep_touch(cache_t *c);
+/* The line whose metadata is p (from a lookup of addr) was hit at t: its
+ * touch time becomes the later of the two. Nothing without touch times. */
+void cache_touched(cache_t *c, uint64_t addr, const cache_meta_t *p, double t);
 /* Has the line at addr (if present) been aged out by time t by other cores'
  * fills arriving at per_set lines a cycle into each set? (LRU: the lines of
  * its set touched after it, plus the foreign lines since its own last touch,
- * fill the set; touch_cycles is the fill's ready time or the caller's last
- * hit.) */
+ * fill the set.) Needs touch times (cache_keep_touch): false without them. */
 bool cache_aged_out(const cache_t *c, uint64_t addr, double t, double per_set);
 
 uint32_t cache_line_bytes(const cache_t *c);

@@ -61,6 +61,7 @@ struct cache {
      * streams walk the sets in order). A hint only; it changes no result. */
     bool host_prefetch;
     uint64_t nvalid; /* valid lines in the whole cache: 0 answers any lookup at once */
+    double *touch;   /* sets x ways touch times (cache_keep_touch), or NULL */
 };
 
 #define CACHE_PF_SETS      4u         /* how far ahead the host prefetch reaches */
@@ -332,10 +333,11 @@ static inline uint32_t cache_place(cache_t *c, uint64_t set, uint64_t line, doub
     tags[way] = line;
     cache_fp_set(c, set, way, line);
     metas[way].ready_cycles = ready;
-    metas[way].touch_cycles = ready;
     metas[way].dirty = dirty;
     metas[way].prefetched = prefetched;
     cache_touch(c, set, way);
+    if (c->touch)
+        c->touch[set * c->ways + way] = ready;
     return way;
 }
 
@@ -376,20 +378,33 @@ static inline cache_meta_t *cache_i_lookup_or_insert(cache_t *c, uint64_t addr, 
  * when the line is next looked up, which is when it matters. */
 static inline bool cache_i_aged_out(const cache_t *c, uint64_t addr, double t, double per_set)
 {
+    if (!c->touch)
+        return false;
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
     uint32_t way = cache_way_of(c, set, line);
     if (way == c->ways)
         return false;
     const uint64_t *tags = cache_tags(c, set);
-    const cache_meta_t *metas = cache_metas(c, set);
-    const double mine = metas[way].touch_cycles;
+    const double *touch = c->touch + set * c->ways;
+    const double mine = touch[way];
     if (!(t > mine))
         return false;
     double younger = 0;
     for (uint32_t w = 0; w < c->ways; w++)
-        younger += w != way && tags[w] != CACHE_TAG_INVALID && metas[w].touch_cycles > mine;
+        younger += w != way && tags[w] != CACHE_TAG_INVALID && touch[w] > mine;
     return younger + per_set * (t - mine) >= (double)c->ways;
+}
+
+/* cache_touched(): p is the metadata of addr's line. */
+static inline void cache_i_touched(cache_t *c, uint64_t addr, const cache_meta_t *p, double t)
+{
+    if (!c->touch)
+        return;
+    uint64_t set = cache_line_of(c, addr) & c->set_mask;
+    double *tt = &c->touch[set * c->ways + (uint32_t)(p - cache_metas(c, set))];
+    if (t > *tt)
+        *tt = t;
 }
 
 static inline bool cache_i_remove(cache_t *c, uint64_t addr, cache_meta_t *out)

@@ -163,8 +163,14 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
     h->cpl21 = m->l2.fill_bpc > 0 ? h->line_bytes / m->l2.fill_bpc : 0;
     h->wb21 = m->l2_wb_link == MACHINE_LINK_SHARED && h->cpl21 > 0;
     h->cpl32 = m->l3.present && m->l3.fill_bpc > 0 ? h->line_bytes / m->l3.fill_bpc : 0;
-    if (h->l3 && m->l3_foreign_bpc > 0 && m->l3.sets)
+    if (h->l3 && m->l3_foreign_bpc > 0 && m->l3.sets) {
         h->foreign_per_set = m->l3_foreign_bpc / h->line_bytes / m->l3.sets;
+        /* aging needs the L3's touch times (no other cache keeps them) */
+        if (h->foreign_per_set > 0 && cache_keep_touch(h->l3) != 0) {
+            errbuf_set(err, errlen, "out of memory for the L3's touch times");
+            goto fail;
+        }
+    }
     return h;
 fail:
     hier_destroy(h);
@@ -229,7 +235,7 @@ HIER_HOT void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     cache_meta_t *p = cache_i_lookup_or_insert(h->l3, a, true, ready, dirty, false, &v);
     if (p) {
         p->dirty |= dirty;
-        p->touch_cycles = timing_max(p->touch_cycles, t);
+        cache_i_touched(h->l3, a, p, t);
         return;
     }
     count(h, ST_L3_FILLS, h->line_bytes);
@@ -353,7 +359,7 @@ HIER_HOT double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *di
         } else {
             cache_meta_t *q = cache_i_lookup(h->l3, a, true);
             if (q)
-                q->touch_cycles = timing_max(q->touch_cycles, t);
+                cache_i_touched(h->l3, a, q, t);
             p = q;
         }
         if (p) {
@@ -619,7 +625,7 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
     if (p) {
         count(h, ST_L3_HITS, h->line_bytes);
         p->dirty = true;
-        p->touch_cycles = timing_max(p->touch_cycles, t);
+        cache_i_touched(h->l3, a, p, t);
     } else {
         count(h, ST_L3_MISSES, h->line_bytes);
         l3_fill(h, a, true, accept, t);

@@ -166,6 +166,37 @@ static void assert_same_cache(const cache_t *c, const cache_t *ref)
     cache_snap_destroy(s);
 }
 
+/* A snapshot keeps a line's tag and bits in 32 bits when the tag (the line
+ * number above the set index) fits in 29, else the line in 64 bits: lines
+ * 2^30 + 0..3 of the 2-set cache have tags from 2^29 (wide), lines 2^29 +
+ * 0..3 tags below it (narrow). Both compare alike, dirty bits included. */
+static void test_cache_snap_wide(void **state)
+{
+    (void)state;
+    timing_shift_t sh = {0};
+    const uint64_t bases[] = {UINT64_C(1) << 29, UINT64_C(1) << 30};
+    for (int i = 0; i < 2; i++) {
+        cache_t *a = mk_cache(), *b = mk_cache(), *d = mk_cache();
+        for (uint64_t l = 0; l < 4; l++) {
+            cache_meta_t m = {.dirty = l == 1};
+            cache_insert(a, L(bases[i] + l), &m, NULL);
+            cache_insert(b, L(bases[i] + l + 2), &m, NULL);
+            m.dirty = l == 2; /* another line dirty */
+            cache_insert(d, L(bases[i] + l + 2), &m, NULL);
+        }
+        cache_snap_t *s = cache_snap_take(a, NULL, 0);
+        assert_non_null(s);
+        uint64_t lo = bases[i], hi = bases[i] + 100;
+        assert_int_equal(cache_snap_same(b, s, 2, lo, hi, 0, 0, &sh, NULL), 1);
+        assert_int_equal(cache_snap_same(d, s, 2, lo, hi, 0, 0, &sh, NULL), -1);
+        assert_int_equal(cache_snap_same(a, s, 2, lo, hi, 0, 0, &sh, NULL), 0);
+        cache_snap_destroy(s);
+        cache_destroy(a);
+        cache_destroy(b);
+        cache_destroy(d);
+    }
+}
+
 /* A stream filling a 2-set, 4-way cache. Lines 10..13 leave set 0 holding
  * 12, 10 (most recent first); 14, 15 make it 14, 12, 10: the snapshot's
  * lines moved by 2 (one period: the set count) and its oldest, 10, left
@@ -460,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_pf_growing),       cmocka_unit_test(test_pf_growing_full),
         cmocka_unit_test(test_pf_left_behind),   cmocka_unit_test(test_mshr_same),
         cmocka_unit_test(test_cache_grown_fill), cmocka_unit_test(test_cache_grown_drain),
+        cmocka_unit_test(test_cache_snap_wide),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

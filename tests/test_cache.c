@@ -567,7 +567,13 @@ static void test_aged_out(void **state)
 {
     (void)state;
     cache_t *c = mk(4 * 64 * 4, 4, MACHINE_REPL_LRU, 1); /* 4 sets x 4 ways */
-    const uint64_t set_stride = 4 * 64;                  /* lines of one set */
+    /* without touch times (no cache keeps them unless asked): never aged */
+    cache_meta_t m0 = {0};
+    cache_insert(c, 0, &m0, NULL);
+    assert_false(cache_aged_out(c, 0, 1e12, 1));
+    assert_int_equal(cache_keep_touch(c), 0);
+    assert_true(cache_remove(c, 0, NULL));
+    const uint64_t set_stride = 4 * 64; /* lines of one set */
     cache_meta_t m = {0};
     for (int i = 0; i < 3; i++) {
         m.ready_cycles = 10.0 * i;
@@ -583,7 +589,7 @@ static void test_aged_out(void **state)
     assert_false(cache_aged_out(c, 0, 1e12, 0));
     assert_false(cache_aged_out(c, 64, 1e12, 1));
     /* a later touch renews it (the hierarchy sets touch_cycles on a hit) */
-    cache_lookup(c, 0, true)->touch_cycles = 150;
+    cache_touched(c, 0, cache_lookup(c, 0, true), 150);
     assert_false(cache_aged_out(c, 0, 200, 0.01)); /* nothing younger: 0.01 x 50 */
     assert_true(cache_aged_out(c, 0, 550, 0.01));
     cache_destroy(c);
