@@ -711,6 +711,7 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
         uint32_t m = g->split[set];
         uint64_t *tags = cache_tags(c, set);
         cache_meta_t *metas = cache_metas(c, set);
+        /* a full set drains: a filling one has a free way for each period */
         bool full = cnt == c->ways;
         uint32_t o = 0;
         /* the moving lines, moved on */

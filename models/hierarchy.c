@@ -763,11 +763,6 @@ static bool pf_moves(const pf_t *p, const pf_t *then, const hier_window_t *w, in
     return true;
 }
 
-/* A cache level against its snapshot: moved (1), in place (0), or filled or
- * drained by the stream (2, in *g; drain: it may drain, being the last level,
- * whose victims go to memory, whose timing has no addresses). Lowers
- * *max_periods to what a growth allows, including stopping the window short
- * of the lines it leaves ahead of the stream. -1: none of these. */
 /* Lower *max_periods so that the stream, and the period after the step,
  * stop short of a line left in place at `ahead` (UINT64_MAX: none); false
  * if not even one period fits. */
@@ -783,7 +778,12 @@ static bool stop_short(const hier_window_t *w, uint64_t ahead, uint64_t *max_per
     return true;
 }
 
-static int level_moves(const hier_t *h, const cache_t *c, cache_snap_t *s, const hier_window_t *w,
+/* A cache level against its snapshot: moved (1), in place (0), or filled or
+ * drained by the stream (2, in *g; drain: it may drain, being the last level,
+ * whose victims go to memory, whose timing has no addresses). Lowers
+ * *max_periods to what a growth allows, and to stop short of the lines left
+ * in place ahead of the stream. -1: none of these. */
+static int level_moves(const cache_t *c, cache_snap_t *s, const hier_window_t *w,
                        const struct timing_shift *sh, bool drain, cache_growth_t *g,
                        uint64_t *max_periods)
 {
@@ -791,10 +791,7 @@ static int level_moves(const hier_t *h, const cache_t *c, cache_snap_t *s, const
     int r = cache_snap_same(c, s, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh, &ahead);
     if (r >= 0)
         return stop_short(w, ahead, max_periods) ? r : -1;
-    /* other cores' fills age lines by their touch times, which lines left in
-     * place keep (models/cache_impl.h cache_i_aged_out): not stepped */
-    if (!(h->foreign_per_set <= 0) ||
-        !cache_snap_grown(c, s, w->dlines, w->lo, w->hi, w->wlo, drain, sh, g))
+    if (!cache_snap_grown(c, s, w->dlines, w->lo, w->hi, w->wlo, drain, sh, g))
         return -1;
     uint64_t n = g->max_periods;
     if (!stop_short(w, g->ahead_line, &n))
@@ -823,13 +820,13 @@ bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *
      * level's victims go to the level below, by address; an inclusive L3's
      * victims are taken from the levels above. */
     bool drain2 = !h->l3, drain3 = h->incl != MACHINE_INCL_INCLUSIVE;
-    mv->l1 = level_moves(h, h->l1, s->l1, w, sh, false, &mv->c1, &mv->max_periods);
+    mv->l1 = level_moves(h->l1, s->l1, w, sh, false, &mv->c1, &mv->max_periods);
     if (mv->l1 < 0)
         return false;
-    mv->l2 = level_moves(h, h->l2, s->l2, w, sh, drain2, &mv->c2, &mv->max_periods);
+    mv->l2 = level_moves(h->l2, s->l2, w, sh, drain2, &mv->c2, &mv->max_periods);
     if (mv->l2 < 0)
         return false;
-    mv->l3 = h->l3 ? level_moves(h, h->l3, s->l3, w, sh, drain3, &mv->c3, &mv->max_periods) : 0;
+    mv->l3 = h->l3 ? level_moves(h->l3, s->l3, w, sh, drain3, &mv->c3, &mv->max_periods) : 0;
     return mv->l3 >= 0;
 }
 
