@@ -601,8 +601,9 @@ static bool entry_is(const uint64_t *tags, const cache_meta_t *metas, uint32_t w
            timing_same(metas[w].ready_cycles, e->ready, sh);
 }
 
-/* One set against its snapshot entries [k, k + ns) (live times from *j): see
- * cache_snap_grown. Sets *split and lowers *max_periods, *ahead. */
+/* One set against its snapshot entries [k, k + ns) (live times from *j, which
+ * it leaves past the set's when it returns true): see cache_snap_grown. Sets
+ * *split and lowers *max_periods, *ahead. */
 static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uint64_t k,
                       uint32_t ns, uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi,
                       uint64_t wlo, bool drain, const struct timing_shift *sh, uint16_t *split,
@@ -682,18 +683,15 @@ bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64
     g->dt_cycles = sh->floor_now - sh->floor_then;
     g->max_periods = UINT64_MAX;
     g->ahead_line = UINT64_MAX;
-    uint64_t k = 0, j = 0;
+    uint64_t k = 0, j = 0; /* a set that passes has read each of its entries once */
     for (uint64_t set = 0; set < c->sets; set++) {
         uint32_t ns = s->per_set[set];
-        uint64_t j_end = j;
-        for (uint32_t i = 0; i < ns; i++)
-            j_end += (snap_flags(s, k + i) & SNAP_LIVE) != 0;
         if (!set_grown(c, s, set, k, ns, &j, dlines, lo, hi, wlo, drain, sh, s->split,
                        &g->max_periods, &g->ahead_line))
             return false;
         k += ns;
-        j = j_end;
     }
+    assert(k == s->n && j == s->nlive);
     return g->max_periods > 0;
 }
 
