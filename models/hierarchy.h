@@ -104,8 +104,9 @@ hier_snap_t *hier_snap_take(const hier_t *h, hier_snap_t *s, double floor_cycles
 void hier_snap_destroy(hier_snap_t *s);
 /* A move by a stream: dlines lines, of the stream's range [lo, hi); the
  * window [wlo, whi) is where the stream will go while the move holds
- * (what stays behind must not lie there); next is the stream's next line
- * (wlo + dlines: the snapshot was taken a period back). */
+ * (what stays behind must not lie there): from the snapshot's next line to
+ * one period past the last period stepped; next is the stream's next line
+ * now (a step that stops short of a line counts from it). */
 typedef struct hier_window {
     uint64_t dlines, lo, hi, wlo, whi, next;
 } hier_window_t;

@@ -26,21 +26,6 @@
 
 #define L(n) ((uint64_t)(n)*64u)
 
-static cache_t *mk_cache(void)
-{
-    char err[160];
-    machine_cache_t g;
-    memset(&g, 0, sizeof g);
-    g.present = true;
-    g.size_bytes = 4 * 64; /* 2 sets x 2 ways */
-    g.ways = 2;
-    g.line_bytes = 64;
-    g.repl = MACHINE_REPL_LRU;
-    cache_t *c = cache_create(&g, 1, err, sizeof err);
-    assert_non_null(c);
-    return c;
-}
-
 /* 2 sets x `ways` ways, LRU. */
 static cache_t *mk_cache_ways(uint32_t ways)
 {
@@ -55,6 +40,12 @@ static cache_t *mk_cache_ways(uint32_t ways)
     cache_t *c = cache_create(&g, 1, err, sizeof err);
     assert_non_null(c);
     return c;
+}
+
+/* 2 sets x 2 ways. */
+static cache_t *mk_cache(void)
+{
+    return mk_cache_ways(2);
 }
 
 static void fill(cache_t *c, const unsigned *lines, int n, bool dirty)
