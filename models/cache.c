@@ -606,13 +606,14 @@ static bool entry_is(const uint64_t *tags, const cache_meta_t *metas, uint32_t w
  * *split and lowers *max_periods, *ahead. */
 static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uint64_t k,
                       uint32_t ns, uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi,
-                      uint64_t wlo, bool drain, const struct timing_shift *sh, uint16_t *split,
-                      uint64_t *max_periods, uint64_t *ahead)
+                      uint64_t wlo, uint64_t next, bool drain, bool fresh,
+                      const struct timing_shift *sh, uint16_t *split, uint64_t *max_periods,
+                      uint64_t *ahead)
 {
     uint32_t order[256];
     uint32_t n = recency(c, set, order);
     bool full = ns == c->ways;
-    if (ns == 0 || (full ? !drain || n != ns : n != ns + 1))
+    if ((ns == 0 && !fresh) || (full ? !drain || n != ns : n != ns + 1))
         return false;
     const uint64_t *tags = cache_tags(c, set);
     const cache_meta_t *metas = cache_metas(c, set);
@@ -630,11 +631,22 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
         prev = e;
         m++;
     }
-    if (m == 0 || m >= n)
+    if (m >= n)
         return false;
-    /* the oldest of them stayed where it was, right after them */
-    if (!entry_is(tags, metas, order[m], &prev, 0, sh))
-        return false;
+    if (m > 0) {
+        /* the oldest of them stayed where it was, right after them */
+        if (!entry_is(tags, metas, order[m], &prev, 0, sh))
+            return false;
+    } else {
+        /* No line of the stream in the set yet: the period's line is new,
+         * at the head, and each later period brings it moved on. Taken only
+         * where nothing touches it again: a level that holds no line of the
+         * levels above (fresh: a victim L3, whose lines come back only on a
+         * lookup) and a line the stream has passed. */
+        uint64_t x = tags[order[0]];
+        if (!fresh || !(x >= lo && x + dlines < hi && x < next))
+            return false;
+    }
     /* then the lines left in place, as they were; a draining set lost its
      * least recently used one (snapshot entry ns - 1) */
     uint32_t kept = full ? ns - 1 : ns;
@@ -645,7 +657,7 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
         if (e.line >= wlo && e.line < *ahead)
             *ahead = e.line;
     }
-    if (prev.line >= wlo && prev.line < *ahead)
+    if (m > 0 && prev.line >= wlo && prev.line < *ahead)
         *ahead = prev.line;
     uint64_t room;
     if (full) {
@@ -667,7 +679,8 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
 }
 
 bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64_t lo, uint64_t hi,
-                      uint64_t wlo, bool drain, const struct timing_shift *sh, cache_growth_t *g)
+                      uint64_t wlo, uint64_t next, bool drain, bool fresh,
+                      const struct timing_shift *sh, cache_growth_t *g)
 {
     /* lines left in place keep their touch times, which a step does not
      * follow (bulk stepping is not offered where they are kept) */
@@ -686,7 +699,7 @@ bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64
     uint64_t k = 0, j = 0; /* a set that passes has read each of its entries once */
     for (uint64_t set = 0; set < c->sets; set++) {
         uint32_t ns = s->per_set[set];
-        if (!set_grown(c, s, set, k, ns, &j, dlines, lo, hi, wlo, drain, sh, s->split,
+        if (!set_grown(c, s, set, k, ns, &j, dlines, lo, hi, wlo, next, drain, fresh, sh, s->split,
                        &g->max_periods, &g->ahead_line))
             return false;
         k += ns;

@@ -147,9 +147,14 @@ typedef struct cache_growth {
  * above? The moving lines must be lines of [lo, hi) and stay in it; the lines
  * left in place are compared where they were; times agree under sh. A set
  * that drains must lose a line with the same dirty and prefetched bits each
- * period (max_periods counts them); one that fills, find a free way. */
+ * period (max_periods counts them); one that fills, find a free way. With
+ * fresh (a level that holds no line of the levels above, so that only a
+ * lookup touches its lines), a set that held no line of the stream may have
+ * gained its first, a line of [lo, hi) below next (the stream's next line):
+ * later periods bring it moved on. */
 bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64_t lo, uint64_t hi,
-                      uint64_t wlo, bool drain, const struct timing_shift *sh, cache_growth_t *g);
+                      uint64_t wlo, uint64_t next, bool drain, bool fresh,
+                      const struct timing_shift *sh, cache_growth_t *g);
 /* Apply the periods that move the stream dlines_total on (at most
  * g->max_periods): every set's moving lines move on, the line each period
  * leaves behind joins the lines left in place (times as it left), and a

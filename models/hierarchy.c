@@ -784,14 +784,14 @@ static bool stop_short(const hier_window_t *w, uint64_t ahead, uint64_t *max_per
  * *max_periods to what a growth allows, and to stop short of the lines left
  * in place ahead of the stream. -1: none of these. */
 static int level_moves(const cache_t *c, cache_snap_t *s, const hier_window_t *w,
-                       const struct timing_shift *sh, bool drain, cache_growth_t *g,
+                       const struct timing_shift *sh, bool drain, bool fresh, cache_growth_t *g,
                        uint64_t *max_periods)
 {
     uint64_t ahead;
     int r = cache_snap_same(c, s, w->dlines, w->lo, w->hi, w->wlo, w->whi, sh, &ahead);
     if (r >= 0)
         return stop_short(w, ahead, max_periods) ? r : -1;
-    if (!cache_snap_grown(c, s, w->dlines, w->lo, w->hi, w->wlo, drain, sh, g))
+    if (!cache_snap_grown(c, s, w->dlines, w->lo, w->hi, w->wlo, w->next, drain, fresh, sh, g))
         return -1;
     uint64_t n = g->max_periods;
     if (!stop_short(w, g->ahead_line, &n))
@@ -820,13 +820,18 @@ bool hier_snap_same(const hier_t *h, const hier_snap_t *s, const hier_window_t *
      * level's victims go to the level below, by address; an inclusive L3's
      * victims are taken from the levels above. */
     bool drain2 = !h->l3, drain3 = h->incl != MACHINE_INCL_INCLUSIVE;
-    mv->l1 = level_moves(h->l1, s->l1, w, sh, false, &mv->c1, &mv->max_periods);
+    /* A set may gain the stream's first line only in a victim L3: it holds
+     * no line of the levels above, so nothing but a lookup touches a line
+     * in it again (cache_snap_grown's fresh). */
+    bool fresh3 = h->incl == MACHINE_INCL_VICTIM;
+    mv->l1 = level_moves(h->l1, s->l1, w, sh, false, false, &mv->c1, &mv->max_periods);
     if (mv->l1 < 0)
         return false;
-    mv->l2 = level_moves(h->l2, s->l2, w, sh, drain2, &mv->c2, &mv->max_periods);
+    mv->l2 = level_moves(h->l2, s->l2, w, sh, drain2, false, &mv->c2, &mv->max_periods);
     if (mv->l2 < 0)
         return false;
-    mv->l3 = h->l3 ? level_moves(h->l3, s->l3, w, sh, drain3, &mv->c3, &mv->max_periods) : 0;
+    mv->l3 =
+        h->l3 ? level_moves(h->l3, s->l3, w, sh, drain3, fresh3, &mv->c3, &mv->max_periods) : 0;
     return mv->l3 >= 0;
 }
 

@@ -205,14 +205,14 @@ static void test_cache_grown_fill(void **state)
     cache_growth_t g;
     /* the counts differ: not a move, nor in place */
     assert_int_equal(cache_snap_same(c, s, 2, 0, 100, 14, 18, &sh, NULL), -1);
-    assert_true(cache_snap_grown(c, s, 2, 0, 100, 14, false, &sh, &g));
+    assert_true(cache_snap_grown(c, s, 2, 0, 100, 14, 14 + 2, false, false, &sh, &g));
     assert_int_equal(g.max_periods, 1);
     assert_int_equal(g.ahead_line, UINT64_MAX);
     assert_int_equal(g.split[0], 2);
     assert_int_equal(g.split[1], 2);
     /* the moving lines must stay in [lo, hi): 13 moves to 15 */
-    assert_false(cache_snap_grown(c, s, 2, 0, 15, 14, false, &sh, &g));
-    assert_true(cache_snap_grown(c, s, 2, 0, 16, 14, false, &sh, &g));
+    assert_false(cache_snap_grown(c, s, 2, 0, 15, 14, 14 + 2, false, false, &sh, &g));
+    assert_true(cache_snap_grown(c, s, 2, 0, 16, 14, 14 + 2, false, false, &sh, &g));
     /* one period applied is what simulating 16, 17 gives */
     cache_grow(c, &g, 2, 0);
     const unsigned all[] = {10, 11, 12, 13, 14, 15, 16, 17};
@@ -225,7 +225,7 @@ static void test_cache_grown_fill(void **state)
     fill(d, next, 2, true);
     s = cache_snap_take(d, NULL, 0);
     fill(d, more, 2, true);
-    assert_false(cache_snap_grown(d, s, 2, 0, 100, 16, false, &sh, &g));
+    assert_false(cache_snap_grown(d, s, 2, 0, 100, 16, 16 + 2, false, false, &sh, &g));
     cache_snap_destroy(s);
     /* the line after the moved ones must be the one the period left: set 0
      * as 14, 8, 10 (12 gone, 8 in its place) is not 12, 10 grown */
@@ -235,13 +235,47 @@ static void test_cache_grown_fill(void **state)
     assert_true(cache_remove(e, L(12), NULL));
     const unsigned other[] = {8, 14, 15};
     fill(e, other, 3, true);
-    assert_false(cache_snap_grown(e, s, 2, 0, 100, 14, false, &sh, &g));
+    assert_false(cache_snap_grown(e, s, 2, 0, 100, 14, 14 + 2, false, false, &sh, &g));
     cache_snap_destroy(s);
     cache_destroy(e);
     cache_destroy(c);
     cache_destroy(ref);
     cache_destroy(d);
     (void)more;
+}
+
+/* A set's first line of the stream (fresh): line 10 in set 0 and line 51
+ * (outside the stream's range [0, 40)) in set 1 of the 2-set, 4-way cache;
+ * then 11 and 12: set 0 grows as before (12, 10) and set 1 gains 11 before
+ * 51, a line of the period with nothing of the stream in its set before.
+ * Only where the level allows it (fresh), and only for a line below the
+ * stream's next one: 11 < 12 holds, 11 < 11 does not. 51 is left ahead.
+ * Two more periods fit (the free ways); applied, they are 13..16 simulated. */
+static void test_cache_grown_fresh(void **state)
+{
+    (void)state;
+    cache_t *c = mk_cache_ways(4), *ref = mk_cache_ways(4);
+    const unsigned first[] = {51, 10}, next[] = {11, 12};
+    fill(c, first, 2, false);
+    cache_snap_t *s = cache_snap_take(c, NULL, 0);
+    fill(c, next, 2, false);
+    timing_shift_t sh = {0};
+    cache_growth_t g;
+    assert_false(cache_snap_grown(c, s, 2, 0, 40, 11, 13, false, false, &sh, &g));
+    assert_false(cache_snap_grown(c, s, 2, 0, 40, 11, 11, false, true, &sh, &g));
+    assert_true(cache_snap_grown(c, s, 2, 0, 40, 11, 12, false, true, &sh, &g));
+    assert_true(cache_snap_grown(c, s, 2, 0, 40, 11, 13, false, true, &sh, &g));
+    assert_int_equal(g.max_periods, 2);
+    assert_int_equal(g.ahead_line, 51);
+    assert_int_equal(g.split[0], 1);
+    assert_int_equal(g.split[1], 0);
+    cache_grow(c, &g, 4, 0);
+    const unsigned all[] = {51, 10, 11, 12, 13, 14, 15, 16};
+    fill(ref, all, 8, false);
+    assert_same_cache(c, ref);
+    cache_snap_destroy(s);
+    cache_destroy(c);
+    cache_destroy(ref);
 }
 
 /* A stream draining the lines of a run before it. Dirty lines 50..57 fill
@@ -269,8 +303,8 @@ static void test_cache_grown_drain(void **state)
         fill(c, next, 2, false);
         assert_int_equal(cache_snap_same(c, s, 2, 0, 40, 2, 8, &sh, NULL), -1);
         /* only a level allowed to drain */
-        assert_false(cache_snap_grown(c, s, 2, 0, 40, 2, false, &sh, &g));
-        assert_true(cache_snap_grown(c, s, 2, 0, 40, 2, true, &sh, &g));
+        assert_false(cache_snap_grown(c, s, 2, 0, 40, 2, 2 + 2, false, false, &sh, &g));
+        assert_true(cache_snap_grown(c, s, 2, 0, 40, 2, 2 + 2, true, false, &sh, &g));
         assert_int_equal(g.max_periods, clean56 ? 1 : 2);
         assert_int_equal(g.ahead_line, 54);
         assert_int_equal(g.split[0], 1);
@@ -482,7 +516,7 @@ int main(void)
         cmocka_unit_test(test_pf_growing),       cmocka_unit_test(test_pf_growing_full),
         cmocka_unit_test(test_pf_left_behind),   cmocka_unit_test(test_mshr_same),
         cmocka_unit_test(test_cache_grown_fill), cmocka_unit_test(test_cache_grown_drain),
-        cmocka_unit_test(test_cache_snap_wide),
+        cmocka_unit_test(test_cache_snap_wide),  cmocka_unit_test(test_cache_grown_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
