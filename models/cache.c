@@ -502,6 +502,30 @@ fail:
     return NULL;
 }
 
+/* One snapshot entry: its line, flags (SNAP_*) and ready time (-INFINITY:
+ * past), read in entry order (the live times are kept in that order). */
+typedef struct snap_entry {
+    uint64_t line;
+    uint8_t flags;
+    double ready;
+} snap_entry_t;
+
+static snap_entry_t snap_entry(const cache_snap_t *s, uint64_t set, uint64_t k, uint64_t *j)
+{
+    uint8_t sf = snap_flags(s, k);
+    snap_entry_t e = {.line = snap_line(s, k, set), .flags = (uint8_t)(sf & ~SNAP_LIVE)};
+    e.ready = (sf & SNAP_LIVE) ? s->live[(*j)++] : -INFINITY;
+    return e;
+}
+
+/* The line in way w of set is entry e moved by dlines (0: where it was). */
+static bool entry_is(const uint64_t *tags, const cache_meta_t *metas, uint32_t w,
+                     const snap_entry_t *e, uint64_t dlines, const struct timing_shift *sh)
+{
+    return tags[w] == e->line + dlines && meta_flags(&metas[w]) == e->flags &&
+           timing_same(metas[w].ready_cycles, e->ready, sh);
+}
+
 /* The snapshot compared as moved (dlines > 0: lines of [lo, hi) moved on,
  * others where they were) or as static (dlines 0: every line where it was,
  * none in the window [wlo, whi) the stream will reach). */
@@ -518,26 +542,21 @@ static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dline
         const uint64_t *tags = cache_tags(c, set);
         const cache_meta_t *metas = cache_metas(c, set);
         for (uint32_t i = 0; i < n; i++, k++) {
-            const cache_meta_t *mt = &metas[order[i]];
-            uint8_t f = (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
-            uint64_t want = snap_line(s, k, set);
+            snap_entry_t e = snap_entry(s, set, k, &j);
+            uint64_t d = 0; /* this entry's move */
             if (dlines == 0) {
-                if (want >= wlo && want < whi) {
+                if (e.line >= wlo && e.line < whi) {
                     if (!ahead)
                         return false;
-                    if (want < *ahead)
-                        *ahead = want;
+                    if (e.line < *ahead)
+                        *ahead = e.line;
                 }
-            } else if (want >= lo && want < hi) {
-                want += dlines;
-                if (want >= hi)
+            } else if (e.line >= lo && e.line < hi) {
+                d = dlines;
+                if (e.line + d >= hi)
                     return false;
             }
-            uint8_t sf = snap_flags(s, k);
-            if (tags[order[i]] != want || f != (sf & ~SNAP_LIVE))
-                return false;
-            double then = (sf & SNAP_LIVE) ? s->live[j++] : -INFINITY;
-            if (!timing_same(mt->ready_cycles, then, sh))
+            if (!entry_is(tags, metas, order[i], &e, d, sh))
                 return false;
         }
     }
@@ -575,30 +594,6 @@ void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt
                     c->touch[set * c->ways + w] += dt;
             }
     }
-}
-
-/* One snapshot entry: its line, flags (SNAP_*) and ready time (-INFINITY:
- * past), read in entry order (the live times are kept in that order). */
-typedef struct snap_entry {
-    uint64_t line;
-    uint8_t flags;
-    double ready;
-} snap_entry_t;
-
-static snap_entry_t snap_entry(const cache_snap_t *s, uint64_t set, uint64_t k, uint64_t *j)
-{
-    uint8_t sf = snap_flags(s, k);
-    snap_entry_t e = {.line = snap_line(s, k, set), .flags = (uint8_t)(sf & ~SNAP_LIVE)};
-    e.ready = (sf & SNAP_LIVE) ? s->live[(*j)++] : -INFINITY;
-    return e;
-}
-
-/* The line in way w of set is entry e moved by dlines (0: where it was). */
-static bool entry_is(const uint64_t *tags, const cache_meta_t *metas, uint32_t w,
-                     const snap_entry_t *e, uint64_t dlines, const struct timing_shift *sh)
-{
-    return tags[w] == e->line + dlines && meta_flags(&metas[w]) == e->flags &&
-           timing_same(metas[w].ready_cycles, e->ready, sh);
 }
 
 /* One set against its snapshot entries [k, k + ns) (live times from *j, which
@@ -747,9 +742,9 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
             meta[o] = metas[order[i]];
         }
         assert(o <= c->ways);
-        /* rewrite the set: ways in recency order, the free ones after */
+        /* rewrite the set: ways in recency order (the list lru_list_init
+         * makes: way 0 most recent), the free ones after */
         cache_hdr_t *hd = cache_hdr(c, set);
-        uint8_t *prev = cache_state(c, set), *next = prev + c->ways;
         for (uint32_t w = 0; w < c->ways; w++) {
             if (w < o) {
                 tags[w] = line[w];
@@ -759,11 +754,8 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
                 tags[w] = CACHE_TAG_INVALID;
                 metas[w] = (cache_meta_t){0};
             }
-            prev[w] = (uint8_t)(w ? w - 1 : 0);
-            next[w] = (uint8_t)(w + 1 < c->ways ? w + 1 : w);
         }
-        hd->head = 0;
-        hd->tail = (uint8_t)(c->ways - 1);
+        lru_list_init(hd, cache_state(c, set), c->ways);
         c->nvalid += o;
         c->nvalid -= cnt;
         hd->nvalid = o;

@@ -241,7 +241,6 @@ static void test_cache_grown_fill(void **state)
     cache_destroy(c);
     cache_destroy(ref);
     cache_destroy(d);
-    (void)more;
 }
 
 /* A set's first line of the stream (fresh): line 10 in set 0 and line 51
