@@ -356,7 +356,7 @@ struct cache_snap {
     /* the lines, set by set, most recently used first: each line's tag
      * above the set index and its SNAP_* bits in 32 bits (tags32: tag << 3 |
      * bits), or, when a tag does not fit in 29 bits, the line numbers (tags)
-     * and the bits (flags) apart (wide); snap_line() and snap_flags() read
+     * and the bits (flags) apart (wide); read_entry() reads
      * either */
     bool wide;
     uint32_t set_shift;
@@ -403,38 +403,53 @@ static int snap_grow(void **p, uint64_t *cap, uint64_t need, size_t each)
     return 0;
 }
 
-static uint8_t meta_flags(const cache_meta_t *mt)
+static inline uint8_t meta_flags(const cache_meta_t *mt)
 {
-    return (uint8_t)((mt->dirty ? SNAP_DIRTY : 0) | (mt->prefetched ? SNAP_PF : 0));
-}
-
-/* Entry k's line (set: its set) and SNAP_* bits. */
-static inline uint64_t snap_line(const cache_snap_t *s, uint64_t k, uint64_t set)
-{
-    return s->wide ? s->tags[k] : (uint64_t)(s->tags32[k] >> 3) << s->set_shift | set;
-}
-
-static inline uint8_t snap_flags(const cache_snap_t *s, uint64_t k)
-{
-    return s->wide ? s->flags[k] : (uint8_t)(s->tags32[k] & 7);
+    return (uint8_t)((uint8_t)mt->dirty * SNAP_DIRTY | (uint8_t)mt->prefetched * SNAP_PF);
 }
 
 /* The valid ways of a set from the most to the least recently used: the
  * recency list from its head (it links every way, valid or not; an invalid
  * way's place in it never matters, as a fill takes an invalid way only
- * while one is left and moves it to the head). */
-static uint32_t recency(const cache_t *c, uint64_t set, uint32_t *order)
+ * while one is left and moves it to the head). A full or empty set (the
+ * header's count says which) needs no tag tested. */
+static inline uint32_t recency(const cache_t *c, uint64_t set, uint32_t *order)
 {
     const cache_hdr_t *hd = cache_hdr(c, set);
     const uint8_t *next = cache_state(c, set) + c->ways;
     const uint64_t *tags = cache_tags(c, set);
-    uint32_t n = 0, w = hd->head;
-    for (uint32_t i = 0; i < c->ways; i++) {
+    uint32_t ways = c->ways, n = 0, w = hd->head;
+    if (hd->nvalid == 0)
+        return 0;
+    if (hd->nvalid == ways) {
+        for (uint32_t i = 0; i < ways; i++) {
+            assert(tags[w] != CACHE_TAG_INVALID);
+            order[i] = w;
+            w = next[w];
+        }
+        return ways;
+    }
+    for (uint32_t i = 0; i < ways; i++) {
         if (tags[w] != CACHE_TAG_INVALID)
             order[n++] = w;
         w = next[w];
     }
+    assert(n == hd->nvalid);
     return n;
+}
+
+/* Every way's fingerprint again from its tag, after a move or a rewrite of
+ * the set (an invalid way's byte does not matter: its tag never matches). */
+static void fp_rebuild(const cache_t *c, uint64_t set)
+{
+    const uint64_t *tags = cache_tags(c, set);
+    uint64_t *fw = cache_fps(c, set);
+    for (uint32_t i = 0, w = 0; i < c->fp_words; i++) {
+        uint64_t x = 0;
+        for (uint32_t b = 0; b < 64 && w < c->ways; b += 8, w++)
+            x |= cache_fp_of(c, tags[w]) << b;
+        fw[i] = x;
+    }
 }
 
 cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cycles)
@@ -464,35 +479,49 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
                        snap_grow((void **)&s->flags, &s->cap_flags, c->nvalid, 1)
                  : snap_grow((void **)&s->tags32, &s->cap32, c->nvalid, sizeof(uint32_t)))
             goto fail;
-        s->n = s->nlive = 0;
+        /* locals, not s's fields: the stores through s's arrays could
+         * alias them, which kept every count in memory */
+        uint64_t k = 0, nlive = 0;
+        const uint32_t shift = s->set_shift;
+        const uint64_t narrow_lim = UINT64_C(1) << 29;
+        uint32_t *t32 = s->tags32;
+        uint64_t *t64 = s->tags;
+        uint8_t *f8 = s->flags;
         bool fits = true;
         uint32_t order[256];
         for (uint64_t set = 0; set < c->sets && fits; set++) {
-            uint32_t n = c->nvalid ? recency(c, set, order) : 0;
+            uint32_t n = recency(c, set, order);
             s->per_set[set] = (uint16_t)n;
+            if (n == 0)
+                continue;
+            /* room for every line of the set to be live */
+            if (snap_grow((void **)&s->live, &s->cap_live, nlive + n, sizeof(double)))
+                goto fail;
+            double *live = s->live;
             const uint64_t *tags = cache_tags(c, set);
             const cache_meta_t *metas = cache_metas(c, set);
             for (uint32_t i = 0; i < n; i++) {
                 const cache_meta_t *mt = &metas[order[i]];
-                uint8_t f = meta_flags(mt);
-                if (!(mt->ready_cycles < floor_cycles)) {
+                uint32_t f = meta_flags(mt);
+                double ready = mt->ready_cycles;
+                if (!(ready < floor_cycles)) {
                     f |= SNAP_LIVE;
-                    if (snap_grow((void **)&s->live, &s->cap_live, s->nlive + 1, sizeof(double)))
-                        goto fail;
-                    s->live[s->nlive++] = mt->ready_cycles;
+                    live[nlive++] = ready;
                 }
                 uint64_t line = tags[order[i]];
                 if (wide) {
-                    s->tags[s->n] = line;
-                    s->flags[s->n++] = f;
-                } else if (line >> s->set_shift < (UINT64_C(1) << 29)) {
-                    s->tags32[s->n++] = (uint32_t)(line >> s->set_shift) << 3 | f;
+                    t64[k] = line;
+                    f8[k++] = (uint8_t)f;
+                } else if (line >> shift < narrow_lim) {
+                    t32[k++] = (uint32_t)(line >> shift) << 3 | f;
                 } else {
                     fits = false;
                     break;
                 }
             }
         }
+        s->n = k;
+        s->nlive = nlive;
         if (fits)
             break;
     }
@@ -510,57 +539,110 @@ typedef struct snap_entry {
     double ready;
 } snap_entry_t;
 
-static snap_entry_t snap_entry(const cache_snap_t *s, uint64_t set, uint64_t k, uint64_t *j)
+/* A snapshot's arrays as locals of the loop that reads them (through s,
+ * every store would make the compiler load them again). */
+typedef struct snap_reader {
+    const uint32_t *t32;
+    const uint64_t *t64;
+    const uint8_t *f8;
+    const double *live;
+    uint32_t shift;
+    bool wide;
+} snap_reader_t;
+
+static inline snap_reader_t snap_reader(const cache_snap_t *s)
 {
-    uint8_t sf = snap_flags(s, k);
-    snap_entry_t e = {.line = snap_line(s, k, set), .flags = (uint8_t)(sf & ~SNAP_LIVE)};
-    e.ready = (sf & SNAP_LIVE) ? s->live[(*j)++] : -INFINITY;
+    return (snap_reader_t){.t32 = s->tags32,
+                           .t64 = s->tags,
+                           .f8 = s->flags,
+                           .live = s->live,
+                           .shift = s->set_shift,
+                           .wide = s->wide};
+}
+
+static inline snap_entry_t read_entry(const snap_reader_t *r, uint64_t set, uint64_t k, uint64_t *j)
+{
+    snap_entry_t e;
+    uint8_t sf;
+    if (r->wide) {
+        e.line = r->t64[k];
+        sf = r->f8[k];
+    } else {
+        uint32_t x = r->t32[k];
+        e.line = (uint64_t)(x >> 3) << r->shift | set;
+        sf = (uint8_t)(x & 7);
+    }
+    e.flags = (uint8_t)(sf & ~SNAP_LIVE);
+    e.ready = (sf & SNAP_LIVE) ? r->live[(*j)++] : -INFINITY;
     return e;
 }
 
 /* The line in way w of set is entry e moved by dlines (0: where it was). */
-static bool entry_is(const uint64_t *tags, const cache_meta_t *metas, uint32_t w,
-                     const snap_entry_t *e, uint64_t dlines, const struct timing_shift *sh)
+static inline bool entry_is(const uint64_t *tags, const cache_meta_t *metas, uint32_t w,
+                            const snap_entry_t *e, uint64_t dlines, const struct timing_shift *sh)
 {
     return tags[w] == e->line + dlines && meta_flags(&metas[w]) == e->flags &&
            timing_same(metas[w].ready_cycles, e->ready, sh);
 }
 
-/* The snapshot compared as moved (dlines > 0: lines of [lo, hi) moved on,
- * others where they were) or as static (dlines 0: every line where it was,
- * none in the window [wlo, whi) the stream will reach). */
-static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
-                         uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh,
-                         uint64_t *ahead)
+/* snap_same_as() for one layout (wide) and one kind of comparison (moved:
+ * dlines > 0), so that the compiler drops the branches on them and keeps
+ * the loop's state in registers. */
+static inline __attribute__((always_inline)) bool
+same_as(const cache_t *c, const cache_snap_t *s, const bool wide, const bool moved, uint64_t dlines,
+        uint64_t lo, uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *shp,
+        uint64_t *ahead)
 {
     uint32_t order[256];
-    uint64_t k = 0, j = 0;
-    for (uint64_t set = 0; set < c->sets; set++) {
-        uint32_t n = c->nvalid ? recency(c, set, order) : 0;
-        if (n != s->per_set[set])
+    uint64_t k = 0, j = 0, first_ahead = UINT64_MAX;
+    snap_reader_t r = snap_reader(s);
+    r.wide = wide;
+    const uint16_t *per_set = s->per_set;
+    const struct timing_shift sh = *shp;
+    const uint64_t sets = c->sets;
+    for (uint64_t set = 0; set < sets; set++) {
+        uint32_t n = recency(c, set, order);
+        if (n != per_set[set])
             return false;
         const uint64_t *tags = cache_tags(c, set);
         const cache_meta_t *metas = cache_metas(c, set);
         for (uint32_t i = 0; i < n; i++, k++) {
-            snap_entry_t e = snap_entry(s, set, k, &j);
+            snap_entry_t e = read_entry(&r, set, k, &j);
             uint64_t d = 0; /* this entry's move */
-            if (dlines == 0) {
+            if (!moved) {
                 if (e.line >= wlo && e.line < whi) {
                     if (!ahead)
                         return false;
-                    if (e.line < *ahead)
-                        *ahead = e.line;
+                    if (e.line < first_ahead)
+                        first_ahead = e.line;
                 }
             } else if (e.line >= lo && e.line < hi) {
                 d = dlines;
                 if (e.line + d >= hi)
                     return false;
             }
-            if (!entry_is(tags, metas, order[i], &e, d, sh))
+            if (!entry_is(tags, metas, order[i], &e, d, &sh))
                 return false;
         }
     }
+    if (ahead)
+        *ahead = first_ahead;
     return true;
+}
+
+/* The snapshot compared as moved (dlines > 0: lines of [lo, hi) moved on,
+ * others where they were) or as static (dlines 0: every line where it was,
+ * none in the window [wlo, whi) the stream will reach; *ahead, if given, is
+ * then the first such line instead of a failure). */
+static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
+                         uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *sh,
+                         uint64_t *ahead)
+{
+    if (s->wide)
+        return dlines ? same_as(c, s, true, true, dlines, lo, hi, wlo, whi, sh, ahead)
+                      : same_as(c, s, true, false, 0, lo, hi, wlo, whi, sh, ahead);
+    return dlines ? same_as(c, s, false, true, dlines, lo, hi, wlo, whi, sh, ahead)
+                  : same_as(c, s, false, false, 0, lo, hi, wlo, whi, sh, ahead);
 }
 
 int cache_snap_same(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
@@ -580,26 +662,35 @@ void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt
 {
     if (c->nvalid == 0)
         return;
+    const uint32_t ways = c->ways;
     for (uint64_t set = 0; set < c->sets; set++) {
+        if (cache_hdr(c, set)->nvalid == 0)
+            continue;
         uint64_t *tags = cache_tags(c, set);
         cache_meta_t *metas = cache_metas(c, set);
-        for (uint32_t w = 0; w < c->ways; w++)
-            if (tags[w] != CACHE_TAG_INVALID) {
-                if (tags[w] >= lo && tags[w] < hi) {
-                    tags[w] += dlines;
-                    cache_fp_set(c, set, w, tags[w]);
-                }
-                metas[w].ready_cycles += dt;
-                if (c->touch)
-                    c->touch[set * c->ways + w] += dt;
+        double *touch = c->touch ? c->touch + set * c->ways : NULL;
+        bool moved = false;
+        for (uint32_t w = 0; w < ways; w++) {
+            uint64_t t = tags[w];
+            if (t == CACHE_TAG_INVALID)
+                continue;
+            if (t >= lo && t < hi) {
+                tags[w] = t + dlines;
+                moved = true;
             }
+            metas[w].ready_cycles += dt;
+            if (touch)
+                touch[w] += dt;
+        }
+        if (moved && dlines)
+            fp_rebuild(c, set);
     }
 }
 
 /* One set against its snapshot entries [k, k + ns) (live times from *j, which
  * it leaves past the set's when it returns true): see cache_snap_grown. Sets
  * *split and lowers *max_periods, *ahead. */
-static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uint64_t k,
+static bool set_grown(const cache_t *c, const snap_reader_t *s, uint64_t set, uint64_t k,
                       uint32_t ns, uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi,
                       uint64_t wlo, uint64_t next, bool drain, bool fresh,
                       const struct timing_shift *sh, uint16_t *split, uint64_t *max_periods,
@@ -617,7 +708,7 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
     snap_entry_t e, prev = {0};
     while (m < ns) {
         uint64_t j0 = *j;
-        e = snap_entry(s, set, k + m, j);
+        e = read_entry(s, set, k + m, j);
         if (!(e.line >= lo && e.line < hi && e.line + dlines < hi) ||
             !entry_is(tags, metas, order[m], &e, dlines, sh)) {
             *j = j0; /* entry m is read again below */
@@ -629,8 +720,18 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
     if (m >= n)
         return false;
     if (m > 0) {
-        /* the oldest of them stayed where it was, right after them */
-        if (!entry_is(tags, metas, order[m], &prev, 0, sh))
+        /* The oldest of them stayed where it was, right after them: as a
+         * line left in place (past in both states, or the same time
+         * relative to each), or untouched since the snapshot, when it was
+         * still in flight, and past now. Past, it is like the lines left
+         * in place: the next period passes it by as this one passed them,
+         * and the ones the step leaves behind are it moved (cache_grow). */
+        const struct timing_shift still = {.floor_now = sh->floor_then,
+                                           .floor_then = sh->floor_then,
+                                           .tol_cycles = sh->tol_cycles};
+        if (!entry_is(tags, metas, order[m], &prev, 0, sh) &&
+            !(entry_is(tags, metas, order[m], &prev, 0, &still) &&
+              metas[order[m]].ready_cycles < sh->floor_now))
             return false;
     } else {
         /* No line of the stream in the set yet: the period's line is new,
@@ -646,7 +747,7 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
      * least recently used one (snapshot entry ns - 1) */
     uint32_t kept = full ? ns - 1 : ns;
     for (uint32_t i = m; i < kept; i++) {
-        e = snap_entry(s, set, k + i, j);
+        e = read_entry(s, set, k + i, j);
         if (!entry_is(tags, metas, order[i + 1], &e, 0, sh))
             return false;
         if (e.line >= wlo && e.line < *ahead)
@@ -656,7 +757,7 @@ static bool set_grown(const cache_t *c, const cache_snap_t *s, uint64_t set, uin
         *ahead = prev.line;
     uint64_t room;
     if (full) {
-        snap_entry_t gone = snap_entry(s, set, k + ns - 1, j);
+        snap_entry_t gone = read_entry(s, set, k + ns - 1, j);
         if (gone.ready != -INFINITY)
             return false; /* a line still in flight left: not a settled drain */
         /* later periods take the next oldest lines, while they are alike
@@ -692,9 +793,10 @@ bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64
     g->max_periods = UINT64_MAX;
     g->ahead_line = UINT64_MAX;
     uint64_t k = 0, j = 0; /* a set that passes has read each of its entries once */
+    const snap_reader_t r = snap_reader(s);
     for (uint64_t set = 0; set < c->sets; set++) {
         uint32_t ns = s->per_set[set];
-        if (!set_grown(c, s, set, k, ns, &j, dlines, lo, hi, wlo, next, drain, fresh, sh, s->split,
+        if (!set_grown(c, &r, set, k, ns, &j, dlines, lo, hi, wlo, next, drain, fresh, sh, s->split,
                        &g->max_periods, &g->ahead_line))
             return false;
         k += ns;
@@ -749,12 +851,12 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
             if (w < o) {
                 tags[w] = line[w];
                 metas[w] = meta[w];
-                cache_fp_set(c, set, w, line[w]);
             } else {
                 tags[w] = CACHE_TAG_INVALID;
                 metas[w] = (cache_meta_t){0};
             }
         }
+        fp_rebuild(c, set);
         lru_list_init(hd, cache_state(c, set), c->ways);
         c->nvalid += o;
         c->nvalid -= cnt;

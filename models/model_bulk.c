@@ -33,11 +33,14 @@
  *    [start, end); any other line (another buffer's, code's) must stay
  *    where it was, as must a whole level the stream does not fill.
  *  - Snapshots are taken at op lines P and 2P (a stream that allocates
- *    nothing repeats at once), then once this op's lines alone can fill
+ *    nothing repeats at once; the state of a failed comparison is the next
+ *    snapshot when one is due), then once this op's lines alone can fill
  *    every level (before that, the lines the caches held before it are
  *    still there), then with gaps a quarter longer each time, at most
  *    BULK_MAX_CHECKS per operation. A failed comparison usually stops at
- *    its first set.
+ *    its first set. (A first snapshot before P gains nothing on the usual
+ *    sizes, multiples of P: the steps still end a whole number of periods
+ *    from it, so short of the buffer's end.)
  *  - Never stepped over: where elision depends on the bytes left, the
  *    elision threshold at a string op's end (no other op elides); a
  *    write-streaming threshold; the end of a prefetch block or a TLB page a
@@ -534,6 +537,26 @@ static uint64_t plan_steps(const model_t *md, const model_bulk_t *b, uint64_t ne
 
 static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uint64_t rem_bytes);
 
+/* Take the snapshot now and plan the one after: P, 2P; then once the caches
+ * can have been refilled by this op alone (before, the lines they held
+ * before it are still there); then each gap a quarter longer. */
+static void snap_now(model_t *md, model_bulk_t *b, uint64_t next_addr)
+{
+    uint64_t p = b->period_lines;
+    if (b->next_snap < 2 * p)
+        b->next_snap = 2 * p;
+    else if (b->next_snap < b->cap_lines + p)
+        b->next_snap = b->cap_lines + p;
+    else
+        b->next_snap += b->next_snap / 4 > p ? b->next_snap / 4 / p * p : p;
+    if (!take(md, &b->snap)) {
+        b->on = false; /* out of memory: simulate every line */
+        b->next_snap = UINT64_MAX;
+    }
+    b->snap_lines = md->bulk_op_lines;
+    b->snap_addr = next_addr;
+}
+
 uint64_t model_bulk_event(model_t *md, uint64_t next_addr, uint64_t rem_bytes)
 {
     model_bulk_t *b = md->bulk;
@@ -553,21 +576,7 @@ static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uin
         return 0;
     }
     if (!b->snap.have) {
-        /* P, 2P; then once the caches can have been refilled by this op
-         * alone (before, the lines they held before it are still there);
-         * then each gap a quarter longer */
-        if (b->next_snap < 2 * p)
-            b->next_snap = 2 * p;
-        else if (b->next_snap < b->cap_lines + p)
-            b->next_snap = b->cap_lines + p;
-        else
-            b->next_snap += b->next_snap / 4 > p ? b->next_snap / 4 / p * p : p;
-        if (!take(md, &b->snap)) {
-            b->on = false; /* out of memory: simulate every line */
-            b->next_snap = UINT64_MAX;
-        }
-        b->snap_lines = md->bulk_op_lines;
-        b->snap_addr = next_addr;
+        snap_now(md, b, next_addr);
         return 0;
     }
     b->snap.have = false;
@@ -588,6 +597,8 @@ static uint64_t bulk_event(model_t *md, model_bulk_t *b, uint64_t next_addr, uin
     if (!ok) {
         if (++b->op_checks >= BULK_MAX_CHECKS)
             b->next_snap = UINT64_MAX; /* give up on this op */
+        else if (b->next_snap <= md->bulk_op_lines)
+            snap_now(md, b, next_addr); /* due: this state is the next snapshot */
         return 0;
     }
     step(md, &b->snap, n, &w, &mv);

@@ -277,6 +277,56 @@ static void test_cache_grown_fresh(void **state)
     cache_destroy(ref);
 }
 
+static void fill_at(cache_t *c, const unsigned *lines, int n, double ready)
+{
+    for (int i = 0; i < n; i++) {
+        cache_meta_t m = {.ready_cycles = ready};
+        cache_victim_t v;
+        cache_insert(c, L(lines[i]), &m, &v);
+    }
+}
+
+/* The line a filling set leaves behind may have been in flight at the
+ * snapshot: lines 6, 7 arrived at 0, the stream's 12, 13 arrive at 45,
+ * after the snapshot's floor (40). A period of dt = F - 40 later, 14, 15
+ * arrive at 45 + dt: set 0 is 14, 12, 6, with 12 untouched (its time is
+ * still 45, not moved). That is the set grown if 12 is past now (45 < F):
+ * F = 46 is, F = 45 (the threshold) is not. 12 at another time (44) is
+ * not it either. One period applied is 16, 17 simulated at 45 + 2 dt. */
+static void test_cache_grown_in_flight(void **state)
+{
+    (void)state;
+    const unsigned past[] = {6, 7}, flight[] = {12, 13}, next[] = {14, 15}, more[] = {16, 17};
+    for (int f = 45; f <= 46; f++) {
+        double dt = f - 40;
+        timing_shift_t sh = {.floor_now = f, .floor_then = 40, .tol_cycles = 0.5};
+        cache_t *c = mk_cache_ways(4);
+        fill_at(c, past, 2, 0);
+        fill_at(c, flight, 2, 45);
+        cache_snap_t *s = cache_snap_take(c, NULL, 40);
+        fill_at(c, next, 2, 45 + dt);
+        cache_growth_t g;
+        assert_int_equal(cache_snap_grown(c, s, 2, 0, 100, 14, 16, false, false, &sh, &g), f == 46);
+        if (f == 46) {
+            assert_int_equal(g.max_periods, 1);
+            cache_lookup(c, L(12), false)->ready_cycles = 44;
+            assert_false(cache_snap_grown(c, s, 2, 0, 100, 14, 16, false, false, &sh, &g));
+            cache_lookup(c, L(12), false)->ready_cycles = 45;
+            assert_true(cache_snap_grown(c, s, 2, 0, 100, 14, 16, false, false, &sh, &g));
+            cache_grow(c, &g, 2, dt);
+            cache_t *ref = mk_cache_ways(4);
+            fill_at(ref, past, 2, 0);
+            fill_at(ref, flight, 2, 45);
+            fill_at(ref, next, 2, 45 + dt);
+            fill_at(ref, more, 2, 45 + 2 * dt);
+            assert_same_cache(c, ref);
+            cache_destroy(ref);
+        }
+        cache_snap_destroy(s);
+        cache_destroy(c);
+    }
+}
+
 /* A stream draining the lines of a run before it. Dirty lines 50..57 fill
  * the 2-set, 4-way cache (set 0: 56, 54, 52, 50); clean stream lines 0, 1
  * take the place of 50, 51 (set 0: 0, 56, 54, 52): the snapshot. 2, 3 then
@@ -509,13 +559,21 @@ static void test_mshr_same(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_timing_same),      cmocka_unit_test(test_cache_moved),
-        cmocka_unit_test(test_cache_recency),    cmocka_unit_test(test_cache_static),
-        cmocka_unit_test(test_cache_ready),      cmocka_unit_test(test_pf_moved),
-        cmocka_unit_test(test_pf_growing),       cmocka_unit_test(test_pf_growing_full),
-        cmocka_unit_test(test_pf_left_behind),   cmocka_unit_test(test_mshr_same),
-        cmocka_unit_test(test_cache_grown_fill), cmocka_unit_test(test_cache_grown_drain),
-        cmocka_unit_test(test_cache_snap_wide),  cmocka_unit_test(test_cache_grown_fresh),
+        cmocka_unit_test(test_timing_same),
+        cmocka_unit_test(test_cache_moved),
+        cmocka_unit_test(test_cache_recency),
+        cmocka_unit_test(test_cache_static),
+        cmocka_unit_test(test_cache_ready),
+        cmocka_unit_test(test_pf_moved),
+        cmocka_unit_test(test_pf_growing),
+        cmocka_unit_test(test_pf_growing_full),
+        cmocka_unit_test(test_pf_left_behind),
+        cmocka_unit_test(test_mshr_same),
+        cmocka_unit_test(test_cache_grown_fill),
+        cmocka_unit_test(test_cache_grown_drain),
+        cmocka_unit_test(test_cache_snap_wide),
+        cmocka_unit_test(test_cache_grown_fresh),
+        cmocka_unit_test(test_cache_grown_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
