@@ -687,6 +687,25 @@ void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt
     }
 }
 
+bool cache_tags_moved(const cache_t *then, const cache_t *now, uint64_t dlines)
+{
+    if (then->sets != now->sets || then->ways != now->ways || !then->lru || !now->lru ||
+        then->ways > 256 || (dlines & then->set_mask) != 0 || then->nvalid != now->nvalid)
+        return false;
+    uint32_t a[256], b[256];
+    for (uint64_t set = 0; set < then->sets; set++) {
+        uint32_t n = recency(then, set, a);
+        if (recency(now, set, b) != n)
+            return false;
+        const uint64_t *ta = cache_tags(then, set), *tb = cache_tags(now, set);
+        const cache_meta_t *ma = cache_metas(then, set), *mb = cache_metas(now, set);
+        for (uint32_t i = 0; i < n; i++)
+            if (tb[b[i]] != ta[a[i]] + dlines || meta_flags(&mb[b[i]]) != meta_flags(&ma[a[i]]))
+                return false;
+    }
+    return true;
+}
+
 /* One set against its snapshot entries [k, k + ns) (live times from *j, which
  * it leaves past the set's when it returns true): see cache_snap_grown. Sets
  * *split and lowers *max_periods, *ahead. */

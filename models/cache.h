@@ -124,6 +124,11 @@ int cache_snap_same(const cache_t *c, const cache_snap_t *s, uint64_t dlines, ui
 /* Move every valid line of [lo, hi) dlines lines on (a multiple of the set
  * count) and every line's times dt cycles on. */
 void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt);
+/* Does `now` hold the lines `then` holds, each dlines lines on (a multiple of
+ * the set count), in the same recency order with the same dirty and
+ * prefetched bits? Times are not compared: for arrays that keep none (the
+ * TLB). false when the two differ in geometry or are not LRU. */
+bool cache_tags_moved(const cache_t *then, const cache_t *now, uint64_t dlines);
 
 /* A level that a stream fills or drains instead of moving through (exact
  * bulk stepping, docs/MODEL.md): in one period every set took one line of

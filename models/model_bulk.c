@@ -398,6 +398,14 @@ static bool tlb_replay(model_t *md, const model_snap_t *b, uint64_t n, uint64_t 
             if (md->tlb.log_users > 1)
                 tlb_log_add(&md->tlb, page, missed);
         }
+        /* One period replayed left the TLB it found moved by its pages:
+         * every later one does the same (what the periods translate is the
+         * same moved), so the rest is that move (not when the replayed
+         * translations must go on the log too). */
+        if (ok && k == 1 && n > 1 && md->tlb.log_users <= 1 && cache_tags_moved(md->tlb.c, c, dp)) {
+            cache_move(c, (n - 1) * dp, 0, UINT64_MAX, 0);
+            break;
+        }
     }
     if (!ok) {
         md->tlb.log_n = mark; /* (nothing was applied) */

@@ -327,6 +327,38 @@ static void test_cache_grown_in_flight(void **state)
     }
 }
 
+/* cache_tags_moved: lines 10..13 in the 2-set, 2-way cache against 12..15
+ * (moved by 2, the set count), 14..17 (by 4), 12..15 with 12 touched (the
+ * order differs), 12..15 with 13 dirty (bits differ), and a move of 1 (not
+ * whole sets). The TLB's replay uses it to stop after one period. */
+static void test_cache_tags_moved(void **state)
+{
+    (void)state;
+    const unsigned a_l[] = {10, 11, 12, 13}, b_l[] = {12, 13, 14, 15}, c_l[] = {14, 15, 16, 17};
+    cache_t *a = mk_cache(), *b = mk_cache(), *c = mk_cache(), *d = mk_cache(), *e = mk_cache();
+    fill(a, a_l, 4, false);
+    fill(b, b_l, 4, false);
+    fill(c, c_l, 4, false);
+    fill(d, b_l, 4, false);
+    /* set 0 becomes 12, 14 where the move gives 14, 12 */
+    assert_non_null(cache_lookup(d, L(12), true));
+    fill(e, b_l, 4, false);
+    cache_lookup(e, L(13), false)->dirty = true;
+    assert_true(cache_tags_moved(a, b, 2));
+    assert_false(cache_tags_moved(a, b, 0));
+    assert_true(cache_tags_moved(a, c, 4));
+    assert_false(cache_tags_moved(a, c, 2));
+    assert_false(cache_tags_moved(a, d, 2));
+    assert_false(cache_tags_moved(a, e, 2));
+    assert_false(cache_tags_moved(a, b, 1));
+    assert_true(cache_tags_moved(b, b, 0));
+    cache_destroy(a);
+    cache_destroy(b);
+    cache_destroy(c);
+    cache_destroy(d);
+    cache_destroy(e);
+}
+
 /* A stream draining the lines of a run before it. Dirty lines 50..57 fill
  * the 2-set, 4-way cache (set 0: 56, 54, 52, 50); clean stream lines 0, 1
  * take the place of 50, 51 (set 0: 0, 56, 54, 52): the snapshot. 2, 3 then
@@ -574,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_cache_snap_wide),
         cmocka_unit_test(test_cache_grown_fresh),
         cmocka_unit_test(test_cache_grown_in_flight),
+        cmocka_unit_test(test_cache_tags_moved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
