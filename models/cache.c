@@ -71,6 +71,7 @@
 
 #include "models/cache.h"
 #include "models/cache_impl.h"
+#include "models/base/bigmem.h"
 #include "models/base/errbuf.h"
 #include "models/timing.h"
 
@@ -178,7 +179,7 @@ cache_t *cache_create(const machine_cache_t *geom, uint64_t seed, char *err, siz
     size_t head = (sizeof(cache_t) + 63) & ~(size_t)63;
     size_t total = head + (size_t)sets * block;
 
-    uint8_t *mem = aligned_alloc(64, (total + 63) & ~(size_t)63);
+    uint8_t *mem = bigmem_alloc(64, total);
     if (mem == NULL) {
         errbuf_set(err, errlen, "out of memory for a %" PRIu64 "-line cache", lines);
         return NULL;
@@ -203,7 +204,7 @@ cache_t *cache_create(const machine_cache_t *geom, uint64_t seed, char *err, siz
     c->sets = (uint32_t)sets;
     c->line_bytes = (uint32_t)line;
     c->fp_shift = cache_log2(sets); /* of the line number: the tag above the set index */
-    c->nvalid = 0;                  /* aligned_alloc does not zero: every field is set here */
+    c->nvalid = 0;                  /* bigmem_alloc does not zero: every field is set here */
     c->touch = NULL;
 
     for (uint64_t st = 0; st < sets; st++) {
@@ -227,7 +228,7 @@ void cache_destroy(cache_t *c)
 {
     if (c)
         free(c->touch);
-    free(c);
+    bigmem_free(c);
 }
 
 int cache_keep_touch(cache_t *c)
@@ -379,9 +380,9 @@ void cache_snap_destroy(cache_snap_t *s)
 {
     if (!s)
         return;
-    free(s->tags);
-    free(s->tags32);
-    free(s->flags);
+    bigmem_free(s->tags);
+    bigmem_free(s->tags32);
+    bigmem_free(s->flags);
     free(s->per_set);
     free(s->live);
     free(s->split);
@@ -401,6 +402,20 @@ static int snap_grow(void **p, uint64_t *cap, uint64_t need, size_t each)
     *p = q;
     *cap = n;
     return 0;
+}
+
+/* snap_grow() for an array refilled from its start after it grows (its old
+ * contents are not kept): as large as the cache's lines, so in huge pages
+ * where the host allows (models/base/bigmem.h). */
+static int snap_room(void **p, uint64_t *cap, uint64_t need, size_t each)
+{
+    if (need <= *cap)
+        return 0;
+    uint64_t n = need < 64 ? 64 : need;
+    bigmem_free(*p);
+    *p = bigmem_alloc(64, (size_t)n * each);
+    *cap = *p ? n : 0;
+    return *p ? 0 : -1;
 }
 
 static inline uint8_t meta_flags(const cache_meta_t *mt)
@@ -475,9 +490,9 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
      * tag does not fit in 32 bits */
     for (int wide = 0; wide <= 1; wide++) {
         s->wide = wide;
-        if (wide ? snap_grow((void **)&s->tags, &s->cap, c->nvalid, sizeof(uint64_t)) ||
-                       snap_grow((void **)&s->flags, &s->cap_flags, c->nvalid, 1)
-                 : snap_grow((void **)&s->tags32, &s->cap32, c->nvalid, sizeof(uint32_t)))
+        if (wide ? snap_room((void **)&s->tags, &s->cap, c->nvalid, sizeof(uint64_t)) ||
+                       snap_room((void **)&s->flags, &s->cap_flags, c->nvalid, 1)
+                 : snap_room((void **)&s->tags32, &s->cap32, c->nvalid, sizeof(uint32_t)))
             goto fail;
         /* locals, not s's fields: the stores through s's arrays could
          * alias them, which kept every count in memory */
@@ -709,11 +724,11 @@ bool cache_tags_moved(const cache_t *then, const cache_t *now, uint64_t dlines)
 /* One set against its snapshot entries [k, k + ns) (live times from *j, which
  * it leaves past the set's when it returns true): see cache_snap_grown. Sets
  * *split and lowers *max_periods, *ahead. */
-static bool set_grown(const cache_t *c, const snap_reader_t *s, uint64_t set, uint64_t k,
-                      uint32_t ns, uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi,
-                      uint64_t wlo, uint64_t next, bool drain, bool fresh,
-                      const struct timing_shift *sh, uint16_t *split, uint64_t *max_periods,
-                      uint64_t *ahead)
+static inline __attribute__((always_inline)) bool
+set_grown(const cache_t *c, const snap_reader_t *s, uint64_t set, uint64_t k, uint32_t ns,
+          uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi, uint64_t wlo, uint64_t next,
+          bool drain, bool fresh, const struct timing_shift *sh, uint16_t *split,
+          uint64_t *max_periods, uint64_t *ahead)
 {
     uint32_t order[256];
     uint32_t n = recency(c, set, order);
