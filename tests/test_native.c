@@ -21,7 +21,12 @@
 
 #include "kernels/kernels.h"
 #include "sim/host/host.h"
+#include "sim/host/native_pmu.h"
 #include "sim/host/native_run.h"
+
+#ifdef CLEARSIM_HAVE_PFM
+#include <dlfcn.h>
+#endif
 
 static host_info_t host;
 static native_result_t res; /* large: static, one test at a time */
@@ -362,8 +367,35 @@ static void test_stats(void **state)
     assert_true(s.mean == 5.0 && s.stddev == 0.0 && s.ci95 == 0.0);
 }
 
+/* libpfm4 is not linked (it cost every process ~4 ms at start): it is not
+ * loaded when the program starts (read in main, before any test), and
+ * native_pfm_available() loads it exactly when the host has it. */
+static int pfm_at_start = -1; /* 1 loaded at start, 0 not, -1 not built with it */
+
+static void test_pfm_on_demand(void **state)
+{
+    (void)state;
+#ifdef CLEARSIM_HAVE_PFM
+    assert_int_equal(pfm_at_start, 0);
+    void *h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+    bool avail = native_pfm_available();
+    assert_int_equal(avail, h != NULL);
+    if (h)
+        dlclose(h);
+    if (!avail)
+        skip_because("libpfm.so.4 is not installed: events use the kernel's generic encodings");
+#else
+    assert_int_equal(pfm_at_start, -1);
+    assert_false(native_pfm_available());
+    skip_because("built without libpfm4's header");
+#endif
+}
+
 int main(void)
 {
+#ifdef CLEARSIM_HAVE_PFM
+    pfm_at_start = dlopen("libpfm.so.4", RTLD_NOW | RTLD_NOLOAD) != NULL;
+#endif
     char err[256];
     if (host_detect(&host, err, sizeof err) != 0) {
         printf("SKIP: %s\n", err);
@@ -394,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_pinning_and_restore),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_pfm_on_demand),
     };
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++)
         tests[n++] = rest[i];

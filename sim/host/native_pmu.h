@@ -28,6 +28,10 @@ typedef struct counters {
     bool any;
 } counters_t;
 
+/* libpfm4 loaded (on first call) and initialised: events are then encoded
+ * by name through it, else by the kernel's generic encodings. */
+bool native_pfm_available(void);
+
 void native_counters_open(counters_t *c, bool user_only, native_result_t *r);
 void native_counters_start(counters_t *c);
 void native_counters_stop(counters_t *c);
