@@ -503,9 +503,12 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
         uint64_t *t64 = s->tags;
         uint8_t *f8 = s->flags;
         bool fits = true;
-        uint32_t order[256];
+        const uint32_t ways = c->ways;
         for (uint64_t set = 0; set < c->sets && fits; set++) {
-            uint32_t n = recency(c, set, order);
+            /* the set's recency list from its head, its valid ways only
+             * (as recency() gives them, without the list of ways) */
+            const cache_hdr_t *hd = cache_hdr(c, set);
+            uint32_t n = hd->nvalid;
             s->per_set[set] = (uint16_t)n;
             if (n == 0)
                 continue;
@@ -515,25 +518,33 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
             double *live = s->live;
             const uint64_t *tags = cache_tags(c, set);
             const cache_meta_t *metas = cache_metas(c, set);
-            for (uint32_t i = 0; i < n; i++) {
-                const cache_meta_t *mt = &metas[order[i]];
+            const uint8_t *next = cache_state(c, set) + ways;
+            uint64_t over = 0; /* the tags above the set index, or'd */
+            uint32_t w = hd->head, steps = 0;
+            for (uint32_t got = 0; got < n; w = next[w]) {
+                assert(++steps <= ways);
+                uint64_t line = tags[w];
+                if (line == CACHE_TAG_INVALID)
+                    continue;
+                got++;
+                const cache_meta_t *mt = &metas[w];
                 uint32_t f = meta_flags(mt);
                 double ready = mt->ready_cycles;
                 if (!(ready < floor_cycles)) {
                     f |= SNAP_LIVE;
                     live[nlive++] = ready;
                 }
-                uint64_t line = tags[order[i]];
                 if (wide) {
                     t64[k] = line;
                     f8[k++] = (uint8_t)f;
-                } else if (line >> shift < narrow_lim) {
-                    t32[k++] = (uint32_t)(line >> shift) << 3 | f;
                 } else {
-                    fits = false;
-                    break;
+                    over |= line >> shift;
+                    t32[k++] = (uint32_t)(line >> shift) << 3 | f;
                 }
             }
+            (void)steps;
+            if (!wide && over >= narrow_lim)
+                fits = false; /* a tag needs more than 29 bits: wide */
         }
         s->n = k;
         s->nlive = nlive;
