@@ -48,13 +48,24 @@ static cache_t *mk_cache(void)
     return mk_cache_ways(2);
 }
 
-static void fill(cache_t *c, const unsigned *lines, int n, bool dirty)
+/* Insert lines[0..n) in order, dirty or not, arriving at `ready`. */
+static void fill_with(cache_t *c, const unsigned *lines, int n, bool dirty, double ready)
 {
     for (int i = 0; i < n; i++) {
-        cache_meta_t m = {.dirty = dirty};
+        cache_meta_t m = {.ready_cycles = ready, .dirty = dirty};
         cache_victim_t v;
         cache_insert(c, L(lines[i]), &m, &v);
     }
+}
+
+static void fill(cache_t *c, const unsigned *lines, int n, bool dirty)
+{
+    fill_with(c, lines, n, dirty, 0);
+}
+
+static void fill_at(cache_t *c, const unsigned *lines, int n, double ready)
+{
+    fill_with(c, lines, n, false, ready);
 }
 
 /* timing_same: floors 100 (now) and 40 (then), tolerance 0.5. */
@@ -275,15 +286,6 @@ static void test_cache_grown_fresh(void **state)
     cache_snap_destroy(s);
     cache_destroy(c);
     cache_destroy(ref);
-}
-
-static void fill_at(cache_t *c, const unsigned *lines, int n, double ready)
-{
-    for (int i = 0; i < n; i++) {
-        cache_meta_t m = {.ready_cycles = ready};
-        cache_victim_t v;
-        cache_insert(c, L(lines[i]), &m, &v);
-    }
 }
 
 /* The line a filling set leaves behind may have been in flight at the
