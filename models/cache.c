@@ -357,8 +357,7 @@ struct cache_snap {
     /* the lines, set by set, most recently used first: each line's tag
      * above the set index and its SNAP_* bits in 32 bits (tags32: tag << 3 |
      * bits), or, when a tag does not fit in 29 bits, the line numbers (tags)
-     * and the bits (flags) apart (wide); read_entry() reads
-     * either */
+     * and the bits (flags) apart (wide); read_entry() reads either */
     bool wide;
     uint32_t set_shift;
     uint32_t *tags32;
@@ -520,9 +519,8 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
             const cache_meta_t *metas = cache_metas(c, set);
             const uint8_t *next = cache_state(c, set) + ways;
             uint64_t over = 0; /* the tags above the set index, or'd */
-            uint32_t w = hd->head, steps = 0;
-            for (uint32_t got = 0; got < n; w = next[w]) {
-                assert(++steps <= ways);
+            uint32_t w = hd->head, got = 0;
+            for (uint32_t i = 0; i < ways && got < n; i++, w = next[w]) {
                 uint64_t line = tags[w];
                 if (line == CACHE_TAG_INVALID)
                     continue;
@@ -542,7 +540,7 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
                     t32[k++] = (uint32_t)(line >> shift) << 3 | f;
                 }
             }
-            (void)steps;
+            assert(got == n);
             if (!wide && over >= narrow_lim)
                 fits = false; /* a tag needs more than 29 bits: wide */
         }

@@ -21,6 +21,7 @@
 #ifdef CLEARSIM_HAVE_PFM
 #include <dlfcn.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include <pthread.h>
 
 /* libpfm4, loaded when a native run first encodes an event rather than
  * linked: linked, its event tables cost every clearsim process about 4 ms
@@ -30,27 +31,31 @@
 typedef pfm_err_t (*pfm_init_fn)(void);
 typedef pfm_err_t (*pfm_encode_fn)(const char *, int, pfm_os_t, void *);
 static struct {
-    int state; /* 0 untried, 1 loaded and initialised, -1 not available */
+    bool ok; /* loaded and initialised */
     pfm_init_fn initialize;
     pfm_encode_fn encode;
 } pfm;
+static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 
-bool native_pfm_available(void)
+static void pfm_load(void)
 {
-    if (pfm.state != 0)
-        return pfm.state == 1;
-    pfm.state = -1;
     void *h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
     if (!h)
         h = dlopen("libpfm.so", RTLD_NOW | RTLD_LOCAL);
     if (!h)
-        return false;
+        return;
     /* POSIX's way to take a function from dlsym's void * */
     *(void **)&pfm.initialize = dlsym(h, "pfm_initialize");
     *(void **)&pfm.encode = dlsym(h, "pfm_get_os_event_encoding");
-    if (pfm.initialize && pfm.encode && pfm.initialize() == PFM_SUCCESS)
-        pfm.state = 1;
-    return pfm.state == 1;
+    pfm.ok = pfm.initialize && pfm.encode && pfm.initialize() == PFM_SUCCESS;
+    if (!pfm.ok)
+        dlclose(h);
+}
+
+bool native_pfm_available(void)
+{
+    pthread_once(&pfm_once, pfm_load); /* native runs may come from a study's threads */
+    return pfm.ok;
 }
 #else
 bool native_pfm_available(void)
