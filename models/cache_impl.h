@@ -1,11 +1,12 @@
 /*
  * cache_impl.h - the inside of models/cache.c, shared only with the
- * hierarchy (models/hierarchy.c) so that the lookups of its hot path inline.
+ * hierarchy (models/hierarchy.c) so that the lookups of its hot path inline,
+ * and with the bulk-stepping side of the arrays (models/cache_snap.c).
  *
  * Notes
- *  - Private: nothing outside models/cache.c and models/hierarchy.c includes
- *    this. Everyone else uses the functions of models/cache.h, which are the
- *    same code (cache_lookup() is cache_i_lookup(), and so on).
+ *  - Private: nothing outside models/cache.c, models/cache_snap.c and
+ *    models/hierarchy.c includes this. Everyone else uses the functions of models/cache.h, which
+ * are the same code (cache_lookup() is cache_i_lookup(), and so on).
  *  - The layout, the fingerprint search and the LRU list are described in
  *    the Notes of models/cache.c.
  *  - Units: as in models/cache.h (bytes; ready_cycles in core cycles).
