@@ -393,8 +393,9 @@ void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt
 
 bool cache_tags_moved(const cache_t *then, const cache_t *now, uint64_t dlines)
 {
+    /* (lru: at most 256 ways, cache_create) */
     if (then->sets != now->sets || then->ways != now->ways || !then->lru || !now->lru ||
-        then->ways > 256 || (dlines & then->set_mask) != 0 || then->nvalid != now->nvalid)
+        (dlines & then->set_mask) != 0 || then->nvalid != now->nvalid)
         return false;
     uint32_t a[256], b[256];
     for (uint64_t set = 0; set < then->sets; set++) {
@@ -414,7 +415,7 @@ bool cache_tags_moved(const cache_t *then, const cache_t *now, uint64_t dlines)
  * it leaves past the set's when it returns true): see cache_snap_grown. Sets
  * *split and lowers *max_periods, *ahead. */
 static inline __attribute__((always_inline)) bool
-set_grown(const cache_t *c, const snap_reader_t *s, uint64_t set, uint64_t k, uint32_t ns,
+set_grown(const cache_t *c, const snap_reader_t *r, uint64_t set, uint64_t k, uint32_t ns,
           uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi, uint64_t wlo, uint64_t next,
           bool drain, bool fresh, const struct timing_shift *sh, uint16_t *split,
           uint64_t *max_periods, uint64_t *ahead)
@@ -431,7 +432,7 @@ set_grown(const cache_t *c, const snap_reader_t *s, uint64_t set, uint64_t k, ui
     snap_entry_t e, prev = {0};
     while (m < ns) {
         uint64_t j0 = *j;
-        e = read_entry(s, set, k + m, j);
+        e = read_entry(r, set, k + m, j);
         if (!(e.line >= lo && e.line < hi && e.line + dlines < hi) ||
             !entry_is(tags, metas, order[m], &e, dlines, sh)) {
             *j = j0; /* entry m is read again below */
@@ -470,7 +471,7 @@ set_grown(const cache_t *c, const snap_reader_t *s, uint64_t set, uint64_t k, ui
      * least recently used one (snapshot entry ns - 1) */
     uint32_t kept = full ? ns - 1 : ns;
     for (uint32_t i = m; i < kept; i++) {
-        e = read_entry(s, set, k + i, j);
+        e = read_entry(r, set, k + i, j);
         if (!entry_is(tags, metas, order[i + 1], &e, 0, sh))
             return false;
         if (e.line >= wlo && e.line < *ahead)
@@ -480,7 +481,7 @@ set_grown(const cache_t *c, const snap_reader_t *s, uint64_t set, uint64_t k, ui
         *ahead = prev.line;
     uint64_t room;
     if (full) {
-        snap_entry_t gone = read_entry(s, set, k + ns - 1, j);
+        snap_entry_t gone = read_entry(r, set, k + ns - 1, j);
         if (gone.ready != -INFINITY)
             return false; /* a line still in flight left: not a settled drain */
         /* later periods take the next oldest lines, while they are alike

@@ -54,7 +54,8 @@ static bool host_has_thp(void)
     return access("/sys/kernel/mm/transparent_hugepage/enabled", R_OK) == 0;
 }
 
-/* One byte short of the threshold: plain memory, aligned as asked. */
+/* One byte short of the threshold: plain memory (its mapping not marked
+ * for huge pages), aligned as asked. */
 static void test_small(void **state)
 {
     (void)state;
@@ -65,6 +66,8 @@ static void test_small(void **state)
         assert_int_equal((uintptr_t)p % 64, 0);
         memset(p, 0xa5, sizes[i]);
         assert_int_equal(p[sizes[i] - 1], 0xa5);
+        if (host_has_thp() && marked_huge(p) >= 0) /* not marked for huge pages */
+            assert_int_equal(marked_huge(p), 0);
         bigmem_free(p);
     }
 }
