@@ -21,6 +21,15 @@
 
 #include "models/cache.h"
 
+/* The exact fingerprint match (cache_find_way_fp) uses SSE2, which every
+ * x86-64 host has; elsewhere the portable word-at-a-time filter runs. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define CACHE_FP_SSE2 1
+#else
+#define CACHE_FP_SSE2 0
+#endif
+
 #define CACHE_TAG_INVALID UINT64_MAX
 /* xorshift64 must not start at 0; a seed of 0 starts here instead. */
 #define CACHE_SEED_ZERO 0x9E3779B97F4A7C15ull
@@ -48,6 +57,7 @@ struct cache {
     uint32_t fp_shift;      /* fingerprint = (uint8_t)(line >> fp_shift) */
     uint32_t pf_lines;      /* host lines of a set block prefetched (host_prefetch) */
     bool vmask_on;          /* ways <= 64: hdr.vmask is kept */
+    bool fp_exact;          /* ways <= 16 under SSE2: fingerprints compared byte-exact */
     const repl_ops_t *repl; /* replacement policy */
     uint64_t set_mask;      /* sets - 1 */
     uint64_t rng;           /* xorshift64 state for random replacement */
@@ -158,12 +168,18 @@ static inline void lru_list_touch(cache_hdr_t *hd, uint8_t *st, uint32_t ways, u
     hd->head = w;
 }
 
-static inline void cache_touch(cache_t *c, uint64_t set, uint32_t way)
+/* Make way the most recent in the set whose block is b. */
+static inline void cache_touch_b(cache_t *c, uint8_t *b, uint32_t way)
 {
     if (c->lru)
-        lru_list_touch(cache_hdr(c, set), cache_state(c, set), c->ways, way);
+        lru_list_touch((cache_hdr_t *)b, b + CACHE_STATE_OFF, c->ways, way);
     else
-        c->repl->touch(cache_state(c, set), c->ways, way);
+        c->repl->touch(b + CACHE_STATE_OFF, c->ways, way);
+}
+
+static inline void cache_touch(cache_t *c, uint64_t set, uint32_t way)
+{
+    cache_touch_b(c, cache_block(c, set), way);
 }
 
 /* The way holding `line` in the set starting at tags, or ways if absent
@@ -202,11 +218,29 @@ static inline uint32_t cache_fp_pick(const cache_t *c, const uint64_t *tags, uin
     return c->ways;
 }
 
-static inline uint32_t cache_find_way_fp(const cache_t *c, uint64_t set, const uint64_t *tags,
+static inline uint32_t cache_find_way_fp(const cache_t *c, const uint8_t *b, const uint64_t *tags,
                                          uint64_t line)
 {
-    const uint64_t *fw = cache_fps(c, set);
-    uint64_t pat = cache_fp_of(c, line) * CACHE_B01;
+    uint64_t fp = cache_fp_of(c, line);
+#if CACHE_FP_SSE2
+    if (c->fp_exact) {
+        /* Up to 16 ways: one byte compare of every fingerprint, kept to the
+         * valid ways (the bytes past the last way and those of invalid ways
+         * are anything). Only true fingerprint matches remain. */
+        __m128i v = _mm_loadu_si128((const __m128i *)(b + c->fp_off));
+        uint32_t z = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)fp))) &
+                     (uint32_t)((const cache_hdr_t *)b)->vmask;
+        while (z) {
+            uint32_t w = (uint32_t)__builtin_ctz(z);
+            if (tags[w] == line)
+                return w;
+            z &= z - 1;
+        }
+        return c->ways;
+    }
+#endif
+    const uint64_t *fw = (const uint64_t *)(b + c->fp_off);
+    uint64_t pat = fp * CACHE_B01;
     uint32_t nw = c->fp_words;
     if (nw <= 2) { /* up to 16 ways: both words at once, a miss usually ends here */
         uint64_t z0 = cache_fp_cand(fw[0], pat);
@@ -265,21 +299,21 @@ static inline void cache_prefetch_set(const cache_t *c, uint64_t set)
     }
 }
 
-/* The way holding line in set, or ways if absent. Under LRU the most
- * recently used way is tried first. */
-static inline uint32_t cache_way_of(const cache_t *c, uint64_t set, uint64_t line)
+/* The way holding line in set, whose block is b, or ways if absent. Under
+ * LRU the most recently used way is tried first. */
+static inline uint32_t cache_way_of(const cache_t *c, uint64_t set, const uint8_t *b, uint64_t line)
 {
     if (c->nvalid == 0)
         return c->ways; /* e.g. non-temporal clearing leaves the caches empty */
     if (c->host_prefetch)
         cache_prefetch_set(c, set + CACHE_PF_SETS);
-    const uint64_t *tags = cache_tags(c, set);
+    const uint64_t *tags = (const uint64_t *)(b + c->tags_off);
     if (c->lru) {
-        uint32_t h = cache_hdr(c, set)->head;
+        uint32_t h = ((const cache_hdr_t *)b)->head;
         if (tags[h] == line)
             return h;
     }
-    uint32_t way = cache_find_way_fp(c, set, tags, line);
+    uint32_t way = cache_find_way_fp(c, b, tags, line);
     /* debug builds check the filter against the full scan */
     assert(way == cache_find_way(tags, c->ways, line));
     return way;
@@ -289,54 +323,66 @@ static inline cache_meta_t *cache_i_lookup(cache_t *c, uint64_t addr, bool touch
 {
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
-    uint32_t way = cache_way_of(c, set, line);
+    uint8_t *b = cache_block(c, set);
+    uint32_t way = cache_way_of(c, set, b, line);
     if (way == c->ways)
         return NULL;
     if (touch)
-        cache_touch(c, set, way);
-    return &cache_metas(c, set)[way];
+        cache_touch_b(c, b, way);
+    return (cache_meta_t *)(b + c->meta_off) + way;
 }
 
-/* Put line (known absent) into set with the given metadata; returns its
- * way. The metadata come as fields, not as a struct, and the victim is
- * written field by field (only `valid` when nothing was evicted): building
- * a cache_meta_t on the stack and copying it whole made the host stall on
- * store forwarding (narrow stores read back as one wide load). */
-static inline uint32_t cache_place(cache_t *c, uint64_t set, uint64_t line, double ready,
-                                   bool dirty, bool prefetched, cache_victim_t *victim)
+/* Put line (known absent) into set, whose block is b, with the given
+ * metadata; returns its way. The metadata come as fields, not as a struct,
+ * and the victim is written field by field (only `valid` when nothing was
+ * evicted): building a cache_meta_t on the stack and copying it whole made
+ * the host stall on store forwarding (narrow stores read back as one wide
+ * load). */
+static inline uint32_t cache_place(cache_t *c, uint64_t set, uint8_t *b, uint64_t line,
+                                   double ready, bool dirty, bool prefetched,
+                                   cache_victim_t *victim)
 {
-    uint64_t *tags = cache_tags(c, set);
-    cache_meta_t *metas = cache_metas(c, set);
-    cache_hdr_t *hd = cache_hdr(c, set);
+    /* fields read before the first store through b (which may alias them) */
+    uint32_t ways = c->ways, line_shift = c->line_shift;
+    uint64_t fp = cache_fp_of(c, line);
+    uint64_t *tags = (uint64_t *)(b + c->tags_off);
+    cache_meta_t *metas = (cache_meta_t *)(b + c->meta_off);
+    uint8_t *fps = b + c->fp_off;
+    cache_hdr_t *hd = (cache_hdr_t *)b;
     uint32_t way;
-    if (hd->nvalid < c->ways) {
+    if (hd->nvalid < ways) {
         if (c->vmask_on) {
             way = (uint32_t)__builtin_ctzll(~hd->vmask); /* the lowest invalid way */
-            assert(way == cache_find_invalid(tags, c->ways));
+            assert(way == cache_find_invalid(tags, ways));
             hd->vmask |= UINT64_C(1) << way;
         } else {
-            way = cache_find_invalid(tags, c->ways);
+            way = cache_find_invalid(tags, ways);
         }
         hd->nvalid++;
         c->nvalid++;
         if (victim != NULL)
             victim->valid = false;
     } else {
-        way = c->lru ? hd->tail : c->repl->victim(cache_state(c, set), c->ways, &c->rng);
+        way = c->lru ? hd->tail : c->repl->victim(b + CACHE_STATE_OFF, ways, &c->rng);
         if (victim != NULL) {
             victim->valid = true;
-            victim->addr = tags[way] << c->line_shift;
+            victim->addr = tags[way] << line_shift;
             victim->meta.ready_cycles = metas[way].ready_cycles;
             victim->meta.dirty = metas[way].dirty;
             victim->meta.prefetched = metas[way].prefetched;
         }
     }
     tags[way] = line;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    fps[way] = (uint8_t)fp; /* byte way of the packed words */
+#else
+    (void)fps;
     cache_fp_set(c, set, way, line);
+#endif
     metas[way].ready_cycles = ready;
     metas[way].dirty = dirty;
     metas[way].prefetched = prefetched;
-    cache_touch(c, set, way);
+    cache_touch_b(c, b, way);
     if (c->touch)
         c->touch[set * c->ways + way] = ready;
     return way;
@@ -351,23 +397,24 @@ static inline void cache_i_insert(cache_t *c, uint64_t addr, double ready, bool 
     uint64_t set = line & c->set_mask;
     assert(cache_find_way(cache_tags(c, set), c->ways, line) == c->ways &&
            "cache_insert: line already present");
-    cache_place(c, set, line, ready, dirty, prefetched, victim);
+    cache_place(c, set, cache_block(c, set), line, ready, dirty, prefetched, victim);
 }
 
 /* cache_lookup_or_insert() with the metadata as fields (as cache_i_insert). */
-static inline cache_meta_t *cache_i_lookup_or_insert(cache_t *c, uint64_t addr, bool touch,
-                                                     double ready, bool dirty, bool prefetched,
-                                                     cache_victim_t *victim)
+static inline __attribute__((always_inline)) cache_meta_t *
+cache_i_lookup_or_insert(cache_t *c, uint64_t addr, bool touch, double ready, bool dirty,
+                         bool prefetched, cache_victim_t *victim)
 {
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
-    uint32_t way = cache_way_of(c, set, line);
+    uint8_t *b = cache_block(c, set);
+    uint32_t way = cache_way_of(c, set, b, line);
     if (way != c->ways) {
         if (touch)
-            cache_touch(c, set, way);
-        return &cache_metas(c, set)[way];
+            cache_touch_b(c, b, way);
+        return (cache_meta_t *)(b + c->meta_off) + way;
     }
-    cache_place(c, set, line, ready, dirty, prefetched, victim);
+    cache_place(c, set, b, line, ready, dirty, prefetched, victim);
     return NULL;
 }
 
@@ -383,7 +430,7 @@ static inline bool cache_i_aged_out(const cache_t *c, uint64_t addr, double t, d
         return false;
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
-    uint32_t way = cache_way_of(c, set, line);
+    uint32_t way = cache_way_of(c, set, cache_block(c, set), line);
     if (way == c->ways)
         return false;
     const uint64_t *tags = cache_tags(c, set);
@@ -412,18 +459,20 @@ static inline bool cache_i_remove(cache_t *c, uint64_t addr, cache_meta_t *out)
 {
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
-    uint32_t way = cache_way_of(c, set, line);
+    uint8_t *b = cache_block(c, set);
+    uint32_t way = cache_way_of(c, set, b, line);
     if (way == c->ways)
         return false;
-    uint64_t *tags = cache_tags(c, set);
-    cache_meta_t *metas = cache_metas(c, set);
+    uint64_t *tags = (uint64_t *)(b + c->tags_off);
+    cache_meta_t *metas = (cache_meta_t *)(b + c->meta_off);
+    cache_hdr_t *hd = (cache_hdr_t *)b;
     if (out != NULL)
         *out = metas[way];
+    c->nvalid--;
     tags[way] = CACHE_TAG_INVALID;
     metas[way] = (cache_meta_t){0};
-    cache_hdr(c, set)->vmask &= ~(UINT64_C(1) << (way & 63));
-    cache_hdr(c, set)->nvalid--;
-    c->nvalid--;
+    hd->vmask &= ~(UINT64_C(1) << (way & 63));
+    hd->nvalid--;
     return true;
 }
 

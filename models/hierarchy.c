@@ -43,6 +43,7 @@
 #include "models/mshr.h"
 #include "models/mshr_impl.h"
 #include "models/prefetch.h"
+#include "models/prefetch_impl.h"
 
 #define PF_MAX 64
 
@@ -385,7 +386,7 @@ HIER_HOT double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *di
 
 HIER_HOT void l2_prefetch(hier_t *h, uint64_t a, double t)
 {
-    uint32_t n = pf_access(h->pf2, a, h->pfbuf, PF_MAX);
+    uint32_t n = pf_i_access(h->pf2, a, h->pfbuf, PF_MAX);
     for (uint32_t i = 0; i < n; i++) {
         uint64_t p = h->pfbuf[i];
         if (cache_i_lookup(h->l2, p, false) || cache_i_lookup(h->l1, p, false))
@@ -453,7 +454,7 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
 static void l1_prefetch(hier_t *h, uint64_t a, double t)
 {
     uint64_t lines[PF_MAX]; /* not pfbuf: from_l2 uses that for the L2 prefetcher */
-    uint32_t n = pf_access(h->pf1, a, lines, PF_MAX);
+    uint32_t n = pf_i_access(h->pf1, a, lines, PF_MAX);
     for (uint32_t i = 0; i < n; i++) {
         if (cache_i_lookup(h->l1, lines[i], false))
             continue;

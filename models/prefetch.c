@@ -11,43 +11,17 @@
  *  - Units: addresses in bytes; internally line numbers.
  */
 #include "models/prefetch.h"
+#include "models/prefetch_impl.h"
 
 #include <stdbool.h>
 #include <assert.h>
 #include <stdlib.h>
-
-typedef struct pf_stream {
-    bool valid;
-    int dir;         /* +1, -1, or 0 while undetermined */
-    uint64_t region; /* region number (line / lines_per_region) */
-    uint64_t last;   /* last line accessed */
-    uint64_t next;   /* next line to prefetch (in direction dir) */
-    uint32_t hits;   /* sequential accesses seen */
-    uint64_t stamp;  /* LRU */
-} pf_stream_t;
-
-struct pf {
-    machine_prefetch_t cfg;
-    uint32_t line_shift;
-    uint64_t region_lines;
-    uint64_t contig_lines; /* 0: nothing contiguous beyond a region */
-    int region_shift;      /* log2(region_lines) when a power of two, else -1 */
-    int contig_shift;      /* log2(contig_lines) when a power of two, else -1 */
-    uint64_t clock;
-    int last; /* index of the stream hit last (checked first) */
-    pf_stream_t s[PF_STREAMS];
-};
 
 /* log2(v) when v is a power of two, else -1: lets the hot path shift
  * instead of divide (the same quotient). */
 static int shift_of(uint64_t v)
 {
     return v && (v & (v - 1)) == 0 ? __builtin_ctzll(v) : -1;
-}
-
-static inline uint64_t div_by(uint64_t x, uint64_t d, int shift)
-{
-    return shift >= 0 ? x >> shift : x / d;
 }
 
 static uint32_t log2u(uint64_t v)
@@ -90,19 +64,6 @@ void pf_set_contig(pf_t *p, uint64_t contig_bytes)
     uint64_t lines = contig_bytes >> p->line_shift;
     p->contig_lines = lines > p->region_lines ? lines : 0;
     p->contig_shift = shift_of(p->contig_lines);
-}
-
-/* Lowest and highest line a stream in `region` may prefetch. */
-static void limits(const pf_t *p, uint64_t region, uint64_t *lo, uint64_t *hi)
-{
-    uint64_t first = region * p->region_lines;
-    *lo = first;
-    *hi = first + p->region_lines - 1;
-    if (p->cfg.next_page && p->contig_lines) {
-        uint64_t block = div_by(first, p->contig_lines, p->contig_shift) * p->contig_lines;
-        *lo = block;
-        *hi = block + p->contig_lines - 1;
-    }
 }
 
 static bool same_block(const pf_t *p, uint64_t r1, uint64_t r2)
@@ -150,46 +111,15 @@ static pf_stream_t *alloc(pf_t *p)
     return v;
 }
 
-static uint32_t access_slow(pf_t *p, uint64_t line, uint64_t region, uint64_t *out, uint32_t max);
-
 uint32_t pf_access(pf_t *p, uint64_t addr, uint64_t *out, uint32_t max)
 {
-    if (!p)
-        return 0;
-    uint64_t line = addr >> p->line_shift;
-    uint64_t region = div_by(line, p->region_lines, p->region_shift);
-    pf_stream_t *s = &p->s[p->last];
-    if (!(s->valid && s->region == region && s->dir > 0 && line == s->last + 1))
-        return access_slow(p, line, region, out, max);
-    /* The common case, an ascending stream's next line in the stream hit
-     * last (find() returns it): access_slow()'s steps for it, without the
-     * searches. */
-    s->stamp = ++p->clock;
-    uint32_t hits = ++s->hits;
-    s->last = line;
-    if (hits < p->cfg.train_lines)
-        return 0;
-    uint64_t lo, hi;
-    limits(p, region, &lo, &hi);
-    uint32_t budget = p->cfg.degree_lines < max ? p->cfg.degree_lines : max;
-    uint64_t next = s->next;
-    uint64_t from = next > line ? next : line + 1;
-    uint64_t to = line + p->cfg.distance_lines;
-    if (to > hi)
-        to = hi;
-    uint32_t shift = p->line_shift;
-    uint32_t n = 0;
-    for (uint64_t l = from; l <= to && n < budget; l++)
-        out[n++] = l << shift;
-    s->next = from + n;
-    return n;
+    return pf_i_access(p, addr, out, max);
 }
 
 /* pf_access() for a line the stream hit last cannot take in one step
  * (another region, another direction, not the next line): the search,
  * allocation and retraining. */
-static __attribute__((noinline)) uint32_t access_slow(pf_t *p, uint64_t line, uint64_t region,
-                                                      uint64_t *out, uint32_t max)
+uint32_t pf_access_slow(pf_t *p, uint64_t line, uint64_t region, uint64_t *out, uint32_t max)
 {
     pf_stream_t *s = find(p, line, region);
     p->clock++;
@@ -224,7 +154,7 @@ static __attribute__((noinline)) uint32_t access_slow(pf_t *p, uint64_t line, ui
         return 0;
 
     uint64_t lo, hi;
-    limits(p, region, &lo, &hi);
+    pf_limits(p, region, &lo, &hi);
     uint32_t n = 0;
     uint32_t budget = p->cfg.degree_lines < max ? p->cfg.degree_lines : max;
     uint64_t dist = p->cfg.distance_lines;
@@ -357,10 +287,10 @@ static bool reachable(const pf_t *p, const pf_stream_t *s, uint64_t wlo, uint64_
         return true;
     uint64_t up = s->last + 1, down = s->last - 1;
     if (in_range(up, wlo, whi) &&
-        same_block(p, s->region, div_by(up, p->region_lines, p->region_shift)))
+        same_block(p, s->region, pf_div_by(up, p->region_lines, p->region_shift)))
         return true;
     return s->last > 0 && in_range(down, wlo, whi) &&
-           same_block(p, s->region, div_by(down, p->region_lines, p->region_shift));
+           same_block(p, s->region, pf_div_by(down, p->region_lines, p->region_shift));
 }
 
 bool pf_same_growing(const pf_t *p, const pf_t *then, uint64_t dlines, uint64_t lo, uint64_t hi,
@@ -454,7 +384,7 @@ uint64_t pf_block_room(const pf_t *p, uint64_t line, uint64_t dlines)
         return UINT64_MAX;
     if (dlines % p->region_lines || !p->cfg.next_page || !p->contig_lines)
         return 0;
-    uint64_t block = div_by(line, p->contig_lines, p->contig_shift);
+    uint64_t block = pf_div_by(line, p->contig_lines, p->contig_shift);
     return (block + 1) * p->contig_lines - line;
 }
 

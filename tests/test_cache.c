@@ -503,6 +503,64 @@ static void test_remove(void **state)
     cache_destroy(c);
 }
 
+/* ---- fingerprint search --------------------------------------------------- */
+
+/* One set of `ways`, so the fingerprint is the low 8 bits of the line
+ * number: lines k*256 + f share fingerprint f. Up to 16 ways the search
+ * compares every fingerprint byte at once and keeps the valid ways (SSE2
+ * hosts); from 17 ways on it filters a word of eight at a time. Both must
+ * find exactly the lines present, whatever collides: every line of a set
+ * with one fingerprint, a removed line whose byte stays behind, fingerprint
+ * bytes of never-filled ways (0 at create) and the padding past the last
+ * way. */
+static void fp_collisions(uint32_t ways)
+{
+    cache_t *c = mk((uint64_t)ways * 64, ways, MACHINE_REPL_LRU, 1);
+    /* one valid line (fingerprint 1): every other way's byte is 0 */
+    assert_int_equal(ins(c, L(1)), UINT64_MAX);
+    assert_null(cache_lookup(c, L(0), false));   /* fingerprint 0: invalid ways only */
+    assert_null(cache_lookup(c, L(256), false)); /* the same */
+    assert_true(cache_remove(c, L(1), NULL));
+    /* every way with fingerprint 0 */
+    for (uint32_t k = 0; k < ways; k++)
+        assert_int_equal(ins(c, L((uint64_t)k * 256)), UINT64_MAX);
+    for (uint32_t k = 0; k < ways; k++) {
+        assert_non_null(cache_lookup(c, L((uint64_t)k * 256), false));
+        assert_int_equal(way_of(c, L((uint64_t)k * 256)), k);
+    }
+    assert_null(cache_lookup(c, L((uint64_t)ways * 256), false)); /* same byte, absent */
+    assert_null(cache_lookup(c, L(5), false));                    /* other byte */
+    /* a removed line's byte stays: it must not be found, nor hide the others */
+    uint32_t gone = ways / 2;
+    assert_true(cache_remove(c, L((uint64_t)gone * 256), NULL));
+    assert_null(cache_lookup(c, L((uint64_t)gone * 256), false));
+    assert_false(cache_remove(c, L((uint64_t)gone * 256), NULL));
+    for (uint32_t k = 0; k < ways; k++)
+        assert_true((cache_lookup(c, L((uint64_t)k * 256), false) != NULL) == (k != gone));
+    /* the freed way is refilled first, by a line of another fingerprint */
+    assert_int_equal(ins(c, L(7)), UINT64_MAX);
+    assert_int_equal(way_of(c, L(7)), gone);
+    assert_non_null(cache_lookup(c, L(7), false));
+    assert_null(cache_lookup(c, L((uint64_t)gone * 256), false));
+    /* full: the next line of fingerprint 0 evicts the LRU one (line 0) and
+     * takes its way; both searches see the change */
+    assert_int_equal(ins(c, L((uint64_t)ways * 256)), L(0));
+    assert_int_equal(way_of(c, L((uint64_t)ways * 256)), 0);
+    assert_null(cache_lookup(c, L(0), false));
+    assert_non_null(cache_lookup(c, L((uint64_t)ways * 256), false));
+    cache_destroy(c);
+}
+
+static void test_fp_collisions(void **state)
+{
+    (void)state;
+    fp_collisions(12); /* padding: bytes 12..15 of the two words */
+    fp_collisions(15);
+    fp_collisions(16); /* the last geometry of the byte-at-once search */
+    fp_collisions(17); /* the first of the word-at-a-time filter */
+    fp_collisions(24);
+}
+
 /* ---- property ----------------------------------------------------------- */
 
 static uint64_t test_rng(uint64_t *x)
@@ -600,6 +658,8 @@ static void test_property(void **state)
     (void)state;
     property_run(MACHINE_REPL_LRU, 4);
     property_run(MACHINE_REPL_LRU, 12);
+    property_run(MACHINE_REPL_LRU, 16);
+    property_run(MACHINE_REPL_LRU, 17);
     property_run(MACHINE_REPL_PLRU, 8);
     property_run(MACHINE_REPL_RANDOM, 4);
     property_run(MACHINE_REPL_RANDOM, 6);
@@ -619,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_set_mapping),
         cmocka_unit_test(test_meta_roundtrip),
         cmocka_unit_test(test_remove),
+        cmocka_unit_test(test_fp_collisions),
         cmocka_unit_test(test_aged_out),
         cmocka_unit_test(test_property),
     };
