@@ -451,7 +451,7 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
     return data;
 }
 
-static void l1_prefetch(hier_t *h, uint64_t a, double t)
+HIER_HOT void l1_prefetch(hier_t *h, uint64_t a, double t)
 {
     uint64_t lines[PF_MAX]; /* not pfbuf: from_l2 uses that for the L2 prefetcher */
     uint32_t n = pf_i_access(h->pf1, a, lines, PF_MAX);
