@@ -67,7 +67,7 @@ struct cache {
     uint32_t sets;
     uint32_t line_bytes;
     bool lru; /* recency list (prev[ways], next[ways]) instead of repl ops */
-    /* A cache much larger than the host's caches: every access first asks the
+    /* A cache much larger than the host's caches: cache_i_prefetch() asks the
      * host to prefetch the block CACHE_PF_SETS sets further on (sequential
      * streams walk the sets in order). A hint only; it changes no result. */
     bool host_prefetch;
@@ -268,13 +268,14 @@ static inline uint32_t cache_find_invalid(const uint64_t *tags, uint32_t ways)
 }
 
 /* Ask the host to fetch a set's block (up to CACHE_PF_MAX_LINES host
- * lines): a hint, no result depends on it. Forced inline: GCC 12 finds a
- * function whose only effect is __builtin_prefetch free of side effects and
- * deletes the calls to it before it would inline it, so until 2026-12-06 the
- * hint was never emitted (no prefetch instruction in the binary). With it,
- * the benchmark case (bench/run section 3) went from 52.5 to 47.8 ms (least
- * of 20 runs each, alternating, same host): the large L3's set blocks are
- * host memory misses. */
+ * lines): a hint, no result depends on it. Forced inline, as is every
+ * caller: GCC 12 finds a function whose only effect is __builtin_prefetch
+ * free of side effects and deletes the calls to it before it would inline
+ * it, so until 2026-12-06 the hint was never emitted (no prefetch
+ * instruction in the binary; tests/cli/host_prefetch.sh now looks). With
+ * it, the benchmark case (bench/run section 3) went from 52.5 to 47.8 ms
+ * (least of 20 runs each, alternating, same host): the large L3's set
+ * blocks are host memory misses. */
 static inline __attribute__((always_inline)) void cache_prefetch_set(const cache_t *c, uint64_t set)
 {
     const uint8_t *b = cache_block(c, set & c->set_mask);
@@ -305,14 +306,24 @@ static inline __attribute__((always_inline)) void cache_prefetch_set(const cache
     }
 }
 
-/* The way holding line in set, whose block is b, or ways if absent. Under
+/* Before an access to addr's line in a large cache (host_prefetch): ask the
+ * host for the block CACHE_PF_SETS sets on, which a sequential stream
+ * reaches soon. The hierarchy calls it before its accesses to the L3 on the
+ * per-line path (the only level that large), not every lookup: in the
+ * generic lookup the test and the prefetches made the compiler split the
+ * lookup out of line, for 88 more host instructions per simulated line. */
+static inline __attribute__((always_inline)) void cache_i_prefetch(const cache_t *c, uint64_t addr)
+{
+    if (c->host_prefetch)
+        cache_prefetch_set(c, (cache_line_of(c, addr) & c->set_mask) + CACHE_PF_SETS);
+}
+
+/* The way holding line in the set whose block is b, or ways if absent. Under
  * LRU the most recently used way is tried first. */
-static inline uint32_t cache_way_of(const cache_t *c, uint64_t set, const uint8_t *b, uint64_t line)
+static inline uint32_t cache_way_of(const cache_t *c, const uint8_t *b, uint64_t line)
 {
     if (c->nvalid == 0)
         return c->ways; /* e.g. non-temporal clearing leaves the caches empty */
-    if (c->host_prefetch)
-        cache_prefetch_set(c, set + CACHE_PF_SETS);
     const uint64_t *tags = (const uint64_t *)(b + c->tags_off);
     if (c->lru) {
         uint32_t h = ((const cache_hdr_t *)b)->head;
@@ -330,7 +341,7 @@ static inline cache_meta_t *cache_i_lookup(cache_t *c, uint64_t addr, bool touch
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
     uint8_t *b = cache_block(c, set);
-    uint32_t way = cache_way_of(c, set, b, line);
+    uint32_t way = cache_way_of(c, b, line);
     if (way == c->ways)
         return NULL;
     if (touch)
@@ -414,7 +425,7 @@ cache_i_lookup_or_insert(cache_t *c, uint64_t addr, bool touch, double ready, bo
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
     uint8_t *b = cache_block(c, set);
-    uint32_t way = cache_way_of(c, set, b, line);
+    uint32_t way = cache_way_of(c, b, line);
     if (way != c->ways) {
         if (touch)
             cache_touch_b(c, b, way);
@@ -436,7 +447,7 @@ static inline bool cache_i_aged_out(const cache_t *c, uint64_t addr, double t, d
         return false;
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
-    uint32_t way = cache_way_of(c, set, cache_block(c, set), line);
+    uint32_t way = cache_way_of(c, cache_block(c, set), line);
     if (way == c->ways)
         return false;
     const uint64_t *tags = cache_tags(c, set);
@@ -466,7 +477,7 @@ static inline bool cache_i_remove(cache_t *c, uint64_t addr, cache_meta_t *out)
     uint64_t line = cache_line_of(c, addr);
     uint64_t set = line & c->set_mask;
     uint8_t *b = cache_block(c, set);
-    uint32_t way = cache_way_of(c, set, b, line);
+    uint32_t way = cache_way_of(c, b, line);
     if (way == c->ways)
         return false;
     uint64_t *tags = (uint64_t *)(b + c->tags_off);

@@ -233,6 +233,7 @@ HIER_HOT void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 {
     cache_victim_t v = {0};
     l3_age(h, a, t);
+    cache_i_prefetch(h->l3, a);
     cache_meta_t *p = cache_i_lookup_or_insert(h->l3, a, true, ready, dirty, false, &v);
     if (p) {
         p->dirty |= dirty;
@@ -349,6 +350,7 @@ HIER_HOT double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *di
     *dirty = false;
     if (h->l3) {
         l3_age(h, a, t);
+        cache_i_prefetch(h->l3, a);
         /* A victim L3 gives the line up: remove it at once (touching it
          * first would change nothing, see models/cache.c). */
         cache_meta_t out;
