@@ -177,11 +177,6 @@ static inline void cache_touch_b(cache_t *c, uint8_t *b, uint32_t way)
         c->repl->touch(b + CACHE_STATE_OFF, c->ways, way);
 }
 
-static inline void cache_touch(cache_t *c, uint64_t set, uint32_t way)
-{
-    cache_touch_b(c, cache_block(c, set), way);
-}
-
 /* The way holding `line` in the set starting at tags, or ways if absent
  * (a full scan: the reference the fingerprint search must agree with). */
 static inline uint32_t cache_find_way(const uint64_t *tags, uint32_t ways, uint64_t line)
@@ -417,7 +412,9 @@ static inline void cache_i_insert(cache_t *c, uint64_t addr, double ready, bool 
     cache_place(c, set, cache_block(c, set), line, ready, dirty, prefetched, victim);
 }
 
-/* cache_lookup_or_insert() with the metadata as fields (as cache_i_insert). */
+/* cache_lookup_or_insert() with the metadata as fields (as cache_i_insert).
+ * Forced inline: left to itself GCC kept one out-of-line copy for the L2's
+ * and the L3's fills of the per-line path. */
 static inline __attribute__((always_inline)) cache_meta_t *
 cache_i_lookup_or_insert(cache_t *c, uint64_t addr, bool touch, double ready, bool dirty,
                          bool prefetched, cache_victim_t *victim)

@@ -23,11 +23,14 @@
  *    miss slots (the memory link's bandwidth and the L2 miss queue bound a
  *    single core first).
  *  - It uses the cache arrays through models/cache_impl.h (the inline forms
- *    of cache.h's functions, metadata passed as fields), the miss slots
- *    through models/mshr_impl.h and the memory path through
- *    models/dram_impl.h, so that the lookups, slot updates and memory
- *    requests of its per-line path are inlined; the steps of that path
- *    (HIER_HOT) are inlined into their callers too.
+ *    of cache.h's functions, metadata passed as fields), the prefetchers
+ *    through models/prefetch_impl.h, the miss slots through
+ *    models/mshr_impl.h and the memory path through models/dram_impl.h, so
+ *    that the lookups, stream steps, slot updates and memory requests of its
+ *    per-line path are inlined; the steps of that path (HIER_HOT) are
+ *    inlined into their callers too. Before each L3 access of that path it
+ *    asks the host to prefetch the L3's set block a few sets on
+ *    (cache_i_prefetch): a hint, for a simulated L3 larger than the host's.
  *  - Units: core cycles; bytes.
  */
 #include "models/timing.h"
@@ -74,7 +77,7 @@ struct hier {
 #define B(ev) STATS_BOUND(ev)
 
 /* The steps below a line's request (fills, evictions, the levels beyond
- * L2, the L2 prefetcher), forced inline into their few callers: their
+ * L2, both prefetchers), forced inline into their few callers: their
  * calls, spills and reloads cost more than their work. */
 #define HIER_HOT static inline __attribute__((always_inline))
 
