@@ -1,10 +1,11 @@
 /*
  * test_bigmem.c - unit tests of models/base/bigmem.c: large blocks aligned
- * to 2 MiB with their whole 2 MiB pages marked for huge pages, small ones
- * plain.
+ * to 2 MiB with their whole 2 MiB pages marked for huge pages, mid-sized
+ * ones in one whole huge page, small ones plain.
  *
  * Notes
- *  - At the threshold (BIGMEM_MIN_BYTES) and one byte short of it.
+ *  - At each threshold (BIGMEM_MID_BYTES, BIGMEM_MIN_BYTES) and one byte
+ *    short of it.
  *  - Whether the mark took is read from /proc/self/smaps (the "hg" VmFlag of
  *    the mapping holding the block): it is set by madvise whatever the host
  *    has free, so the check does not depend on memory being available in
@@ -54,12 +55,12 @@ static bool host_has_thp(void)
     return access("/sys/kernel/mm/transparent_hugepage/enabled", R_OK) == 0;
 }
 
-/* One byte short of the threshold: plain memory (its mapping not marked
- * for huge pages), aligned as asked. */
+/* One byte short of the mid-size threshold: plain memory (its mapping not
+ * marked for huge pages), aligned as asked. */
 static void test_small(void **state)
 {
     (void)state;
-    const size_t sizes[] = {1, 100, BIGMEM_MIN_BYTES - 1};
+    const size_t sizes[] = {1, 100, BIGMEM_MID_BYTES - 1};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         uint8_t *p = bigmem_alloc(64, sizes[i]);
         assert_non_null(p);
@@ -72,8 +73,31 @@ static void test_small(void **state)
     }
 }
 
-/* At the threshold and above: 2 MiB aligned, all of it writable, and (where
- * the host has transparent huge pages) its whole 2 MiB pages marked. */
+/* From the mid-size threshold to one byte short of the large one: one whole
+ * huge page, 2 MiB aligned and (where the host has transparent huge pages)
+ * marked: a 448 KiB simulated L2 costs one page fault instead of 112. */
+static void test_mid(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {BIGMEM_MID_BYTES, BIGMEM_MIN_BYTES - 1};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint8_t *p = bigmem_alloc(64, sizes[i]);
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % BIGMEM_HUGE_BYTES, 0);
+        memset(p, 0x3c, sizes[i]);
+        assert_int_equal(p[sizes[i] - 1], 0x3c);
+        int marked = marked_huge(p);
+        if (marked >= 0 && host_has_thp())
+            assert_int_equal(marked, 1);
+        else
+            print_message("huge-page mark not checked: %s\n",
+                          marked < 0 ? "no /proc/self/smaps" : "no transparent huge pages");
+        bigmem_free(p);
+    }
+}
+
+/* At the large threshold and above: 2 MiB aligned, all of it writable, and
+ * (where the host has transparent huge pages) its whole 2 MiB pages marked. */
 static void test_large(void **state)
 {
     (void)state;
@@ -98,6 +122,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small),
+        cmocka_unit_test(test_mid),
         cmocka_unit_test(test_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
