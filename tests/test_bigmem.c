@@ -73,19 +73,17 @@ static void test_small(void **state)
     }
 }
 
-/* From the mid-size threshold to one byte short of the large one: one whole
- * huge page, 2 MiB aligned and (where the host has transparent huge pages)
- * marked: a 448 KiB simulated L2 costs one page fault instead of 112. */
-static void test_mid(void **state)
+/* Blocks of the given sizes: each 2 MiB aligned, all of it writable (filled
+ * with fill), and (where the host has transparent huge pages) marked for huge
+ * pages. */
+static void check_huge(const size_t *sizes, size_t n, uint8_t fill)
 {
-    (void)state;
-    const size_t sizes[] = {BIGMEM_MID_BYTES, BIGMEM_MIN_BYTES - 1};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         uint8_t *p = bigmem_alloc(64, sizes[i]);
         assert_non_null(p);
         assert_int_equal((uintptr_t)p % BIGMEM_HUGE_BYTES, 0);
-        memset(p, 0x3c, sizes[i]);
-        assert_int_equal(p[sizes[i] - 1], 0x3c);
+        memset(p, fill, sizes[i]);
+        assert_int_equal(p[sizes[i] - 1], fill);
         int marked = marked_huge(p);
         if (marked >= 0 && host_has_thp())
             assert_int_equal(marked, 1);
@@ -96,26 +94,21 @@ static void test_mid(void **state)
     }
 }
 
-/* At the large threshold and above: 2 MiB aligned, all of it writable, and
- * (where the host has transparent huge pages) its whole 2 MiB pages marked. */
+/* From the mid-size threshold to one byte short of the large one: one whole
+ * huge page (a 448 KiB simulated L2 costs one page fault instead of 112). */
+static void test_mid(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {BIGMEM_MID_BYTES, BIGMEM_MIN_BYTES - 1};
+    check_huge(sizes, sizeof sizes / sizeof sizes[0], 0x3c);
+}
+
+/* At the large threshold and above: its whole 2 MiB pages. */
 static void test_large(void **state)
 {
     (void)state;
     const size_t sizes[] = {BIGMEM_MIN_BYTES, 3 * BIGMEM_HUGE_BYTES + 4096};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        uint8_t *p = bigmem_alloc(64, sizes[i]);
-        assert_non_null(p);
-        assert_int_equal((uintptr_t)p % BIGMEM_HUGE_BYTES, 0);
-        memset(p, 0x5a, sizes[i]);
-        assert_int_equal(p[sizes[i] - 1], 0x5a);
-        int marked = marked_huge(p);
-        if (marked >= 0 && host_has_thp())
-            assert_int_equal(marked, 1);
-        else
-            print_message("huge-page mark not checked: %s\n",
-                          marked < 0 ? "no /proc/self/smaps" : "no transparent huge pages");
-        bigmem_free(p);
-    }
+    check_huge(sizes, sizeof sizes / sizeof sizes[0], 0x5a);
 }
 
 int main(void)
