@@ -12,6 +12,12 @@ case "$(objdump -f "$CLEARSIM_BIN" 2>/dev/null)" in
 *x86-64*) ;;
 *) skip "not an x86-64 binary: the check reads x86 prefetch instructions" ;;
 esac
-n=$(objdump -d --no-show-raw-insn "$CLEARSIM_BIN" | grep -cE $'\tprefetch(t0|t1|t2|nta|w)') || true
-[[ "${n:-0}" -gt 0 ]] || fail "no prefetch instruction in $CLEARSIM_BIN: the host prefetch of cache_prefetch_set was compiled away"
-echo "ok: $n prefetch instructions"
+objdump -d --no-show-raw-insn "$CLEARSIM_BIN" >"$TMPD/asm" || fail "objdump -d $CLEARSIM_BIN failed"
+grep -qE '^[0-9a-f]+ <(from_l2|hier_[a-z_]*)(\.[a-z0-9.]*)?>:$' "$TMPD/asm" ||
+    skip "no symbols of models/hierarchy.c in $CLEARSIM_BIN (stripped?)"
+# prefetches in the hierarchy's own functions (a statically linked library's do not count)
+n=$(awk '/^[0-9a-f]+ <.*>:$/ { fn = $2 }
+         /\tprefetch(t0|t1|t2|nta|w)/ && fn ~ /^<(from_l2|hier_|l2_|l3_|beyond_l2|store_line)/ { n++ }
+         END { print n + 0 }' "$TMPD/asm")
+[[ "$n" -gt 0 ]] || fail "no prefetch instruction in the hierarchy's functions of $CLEARSIM_BIN: the host prefetch (cache_i_prefetch) was compiled away"
+echo "ok: $n prefetch instructions in the hierarchy's functions"
