@@ -146,6 +146,49 @@ static void fp_rebuild(const cache_t *c, uint64_t set)
     }
 }
 
+/* One set of cache_snap_take(): its n valid lines from the recency list's
+ * head (as recency() gives them, without the list of ways; a full set needs
+ * no tag tested) at entry k on; returns the next entry. *fits turns false
+ * when a tag needs more than 29 bits (narrow only). */
+static inline __attribute__((always_inline)) uint64_t
+take_set(const cache_t *c, uint64_t set, uint32_t n, uint32_t *t32, uint64_t *t64, uint8_t *f8,
+         double *live, uint32_t shift, double floor_cycles, const bool wide, const bool full,
+         uint64_t k, uint64_t *nlive_io, bool *fits)
+{
+    const uint32_t ways = full ? n : c->ways;
+    const cache_hdr_t *hd = cache_hdr(c, set);
+    const uint64_t *tags = cache_tags(c, set);
+    const cache_meta_t *metas = cache_metas(c, set);
+    const uint8_t *next = cache_state(c, set) + ways;
+    uint64_t over = 0, nlive = *nlive_io; /* over: the tags above the set index, or'd */
+    uint32_t w = hd->head, got = 0;
+    for (uint32_t i = 0; i < ways && (full || got < n); i++, w = next[w]) {
+        uint64_t line = tags[w];
+        if (!full && line == CACHE_TAG_INVALID)
+            continue;
+        got++; /* (full: every way) */
+        const cache_meta_t *mt = &metas[w];
+        uint32_t f = meta_flags(mt);
+        double ready = mt->ready_cycles;
+        if (!(ready < floor_cycles)) {
+            f |= SNAP_LIVE;
+            live[nlive++] = ready;
+        }
+        if (wide) {
+            t64[k] = line;
+            f8[k++] = (uint8_t)f;
+        } else {
+            over |= line >> shift;
+            t32[k++] = (uint32_t)(line >> shift) << 3 | f;
+        }
+    }
+    assert(full ? got == ways : got == n);
+    if (!wide && over >= UINT64_C(1) << 29)
+        *fits = false; /* a tag needs more than 29 bits: wide */
+    *nlive_io = nlive;
+    return k;
+}
+
 cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cycles)
 {
     if (!cache_snap_supported(c))
@@ -176,53 +219,24 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
         /* locals, not s's fields: the stores through s's arrays could
          * alias them, which kept every count in memory */
         uint64_t k = 0, nlive = 0;
-        const uint32_t shift = s->set_shift;
-        const uint64_t narrow_lim = UINT64_C(1) << 29;
-        uint32_t *t32 = s->tags32;
-        uint64_t *t64 = s->tags;
-        uint8_t *f8 = s->flags;
         bool fits = true;
-        const uint32_t ways = c->ways;
         for (uint64_t set = 0; set < c->sets && fits; set++) {
-            /* the set's recency list from its head, its valid ways only
-             * (as recency() gives them, without the list of ways) */
-            const cache_hdr_t *hd = cache_hdr(c, set);
-            uint32_t n = hd->nvalid;
+            uint32_t n = cache_hdr(c, set)->nvalid;
             s->per_set[set] = (uint16_t)n;
             if (n == 0)
                 continue;
             /* room for every line of the set to be live */
             if (snap_grow((void **)&s->live, &s->cap_live, nlive + n, sizeof(double)))
                 goto fail;
-            double *live = s->live;
-            const uint64_t *tags = cache_tags(c, set);
-            const cache_meta_t *metas = cache_metas(c, set);
-            const uint8_t *next = cache_state(c, set) + ways;
-            uint64_t over = 0; /* the tags above the set index, or'd */
-            uint32_t w = hd->head, got = 0;
-            for (uint32_t i = 0; i < ways && got < n; i++, w = next[w]) {
-                uint64_t line = tags[w];
-                if (line == CACHE_TAG_INVALID)
-                    continue;
-                got++;
-                const cache_meta_t *mt = &metas[w];
-                uint32_t f = meta_flags(mt);
-                double ready = mt->ready_cycles;
-                if (!(ready < floor_cycles)) {
-                    f |= SNAP_LIVE;
-                    live[nlive++] = ready;
-                }
-                if (wide) {
-                    t64[k] = line;
-                    f8[k++] = (uint8_t)f;
-                } else {
-                    over |= line >> shift;
-                    t32[k++] = (uint32_t)(line >> shift) << 3 | f;
-                }
-            }
-            assert(got == n);
-            if (!wide && over >= narrow_lim)
-                fits = false; /* a tag needs more than 29 bits: wide */
+            if (wide)
+                k = take_set(c, set, n, s->tags32, s->tags, s->flags, s->live, s->set_shift,
+                             floor_cycles, true, false, k, &nlive, &fits);
+            else if (n == c->ways)
+                k = take_set(c, set, n, s->tags32, s->tags, s->flags, s->live, s->set_shift,
+                             floor_cycles, false, true, k, &nlive, &fits);
+            else
+                k = take_set(c, set, n, s->tags32, s->tags, s->flags, s->live, s->set_shift,
+                             floor_cycles, false, false, k, &nlive, &fits);
         }
         s->n = k;
         s->nlive = nlive;
@@ -334,6 +348,103 @@ same_as(const cache_t *c, const cache_snap_t *s, const bool wide, const bool mov
     return true;
 }
 
+/* A live line, taken as snapshot line e, in the narrow snapshot's form: its
+ * tag above the set index and SNAP_* bits (*is_live: its time is not past
+ * at floor_now); UINT64_MAX when that tag needs more than 29 bits (it then
+ * equals no narrow entry). */
+static inline uint64_t narrow_word(uint64_t e, const cache_meta_t *mt, uint32_t shift,
+                                   double floor_now, bool *is_live)
+{
+    uint64_t above = e >> shift;
+    *is_live = !(mt->ready_cycles < floor_now);
+    uint64_t word = above << 3 | meta_flags(mt) | (*is_live ? SNAP_LIVE : 0);
+    return above >= UINT64_C(1) << 29 ? UINT64_MAX : word;
+}
+
+/* same_as() for the narrow layout, the other way round: each live line is
+ * put in the snapshot's form (the line it must have been, its flags, and
+ * whether its time is past) and compared with the snapshot's entry as one
+ * word; only a time not past is compared as a time. The line it must have
+ * been is unique: moved, a line of [lo + dlines, hi) was dlines lower, one
+ * outside [lo, hi) where it is, and one of [lo, lo + dlines) none. */
+static inline __attribute__((always_inline)) bool
+same_narrow_set(const cache_t *c, uint64_t set, uint32_t n, const bool full, const bool moved,
+                const uint32_t *t32, const double *live, uint32_t shift, uint64_t dlines,
+                uint64_t lo, uint64_t span, uint64_t wlo, uint64_t wspan,
+                const struct timing_shift *sh, uint64_t *k_io, uint64_t *j_io, bool want_ahead,
+                uint64_t *first_ahead)
+{
+    const uint32_t ways = c->ways;
+    const cache_hdr_t *hd = cache_hdr(c, set);
+    const uint64_t *tags = cache_tags(c, set);
+    const cache_meta_t *metas = cache_metas(c, set);
+    const uint8_t *next = cache_state(c, set) + ways;
+    uint64_t k = *k_io, j = *j_io;
+    uint32_t w = hd->head, got = 0;
+    /* the valid ways from the recency list's head (as recency() gives them) */
+    for (uint32_t i = 0; i < ways && (full || got < n); i++, w = next[w]) {
+        uint64_t e = tags[w]; /* the line it must have been */
+        if (!full && e == CACHE_TAG_INVALID)
+            continue;
+        got++;
+        if (moved) {
+            uint64_t off = e - lo;
+            if (off < span) {
+                if (off < dlines)
+                    return false;
+                e -= dlines;
+            }
+        } else if (e - wlo < wspan) {
+            if (!want_ahead)
+                return false;
+            if (e < *first_ahead)
+                *first_ahead = e;
+        }
+        uint64_t above = e >> shift;
+        double ready = metas[w].ready_cycles;
+        bool is_live = !(ready < sh->floor_now);
+        uint64_t word = above << 3 | meta_flags(&metas[w]) | (is_live ? SNAP_LIVE : 0);
+        if (above >= UINT64_C(1) << 29 || word != t32[k++])
+            return false;
+        if (is_live && !timing_same(ready, live[j++], sh))
+            return false;
+    }
+    *k_io = k;
+    *j_io = j;
+    return true;
+}
+
+static inline __attribute__((always_inline)) bool
+same_narrow(const cache_t *c, const cache_snap_t *s, const bool moved, uint64_t dlines, uint64_t lo,
+            uint64_t hi, uint64_t wlo, uint64_t whi, const struct timing_shift *shp,
+            uint64_t *ahead)
+{
+    uint64_t k = 0, j = 0, first_ahead = UINT64_MAX;
+    const uint32_t *t32 = s->tags32;
+    const double *live = s->live;
+    const uint32_t shift = s->set_shift;
+    const uint16_t *per_set = s->per_set;
+    const struct timing_shift sh = *shp;
+    const uint64_t span = hi > lo ? hi - lo : 0, wspan = whi > wlo ? whi - wlo : 0;
+    const uint64_t sets = c->sets;
+    const uint32_t ways = c->ways;
+    for (uint64_t set = 0; set < sets; set++) {
+        uint32_t n = cache_hdr(c, set)->nvalid;
+        if (n != per_set[set])
+            return false;
+        bool ok = n == ways
+                      ? same_narrow_set(c, set, n, true, moved, t32, live, shift, dlines, lo, span,
+                                        wlo, wspan, &sh, &k, &j, ahead != NULL, &first_ahead)
+                      : same_narrow_set(c, set, n, false, moved, t32, live, shift, dlines, lo, span,
+                                        wlo, wspan, &sh, &k, &j, ahead != NULL, &first_ahead);
+        if (!ok)
+            return false;
+    }
+    if (ahead)
+        *ahead = first_ahead;
+    return true;
+}
+
 /* The snapshot compared as moved (dlines > 0: lines of [lo, hi) moved on,
  * others where they were) or as static (dlines 0: every line where it was,
  * none in the window [wlo, whi) the stream will reach; *ahead, if given, is
@@ -345,8 +456,8 @@ static bool snap_same_as(const cache_t *c, const cache_snap_t *s, uint64_t dline
     if (s->wide)
         return dlines ? same_as(c, s, true, true, dlines, lo, hi, wlo, whi, sh, ahead)
                       : same_as(c, s, true, false, 0, lo, hi, wlo, whi, sh, ahead);
-    return dlines ? same_as(c, s, false, true, dlines, lo, hi, wlo, whi, sh, ahead)
-                  : same_as(c, s, false, false, 0, lo, hi, wlo, whi, sh, ahead);
+    return dlines ? same_narrow(c, s, true, dlines, lo, hi, wlo, whi, sh, ahead)
+                  : same_narrow(c, s, false, 0, lo, hi, wlo, whi, sh, ahead);
 }
 
 int cache_snap_same(const cache_t *c, const cache_snap_t *s, uint64_t dlines, uint64_t lo,
@@ -362,32 +473,71 @@ int cache_snap_same(const cache_t *c, const cache_snap_t *s, uint64_t dlines, ui
     return snap_same_as(c, s, 0, lo, hi, wlo, whi, sh, ahead) ? 0 : -1;
 }
 
+/* Add k to every byte of x, each byte on its own (no carry into the next). */
+static inline uint64_t bytes_add(uint64_t x, uint64_t k)
+{
+    const uint64_t lo7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+    uint64_t kk = (k & 0xff) * CACHE_B01;
+    return ((x & lo7) + (kk & lo7)) ^ ((x ^ kk) & CACHE_B80);
+}
+
+/* cache_move() of one set: the lines of [lo, lo + span) moved dlines on
+ * (moved), every valid line's times dt on. Returns the lines moved. */
+static inline __attribute__((always_inline)) uint32_t
+move_set(uint64_t *tags, cache_meta_t *metas, double *touch, uint32_t ways, uint64_t dlines,
+         uint64_t lo, uint64_t span, double dt, const bool moved, const bool with_touch)
+{
+    uint32_t nmoved = 0;
+    for (uint32_t w = 0; w < ways; w++) {
+        uint64_t t = tags[w];
+        if (t == CACHE_TAG_INVALID)
+            continue;
+        if (moved && t - lo < span) {
+            tags[w] = t + dlines;
+            nmoved++;
+        }
+        metas[w].ready_cycles += dt;
+        if (with_touch)
+            touch[w] += dt;
+    }
+    return nmoved;
+}
+
 void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt)
 {
     if (c->nvalid == 0)
         return;
     const uint32_t ways = c->ways;
+    const uint64_t span = hi > lo ? hi - lo : 0;
+    /* A move by whole set counts adds the same to the fingerprint of every
+     * line it moves (the line number above the set index): when every line
+     * of a set moved, that is added to each byte (an invalid way's is never
+     * read); else the set's fingerprints are made again. */
+    const bool whole = (dlines & c->set_mask) == 0;
+    const uint64_t dfp = dlines >> c->fp_shift;
     for (uint64_t set = 0; set < c->sets; set++) {
-        if (cache_hdr(c, set)->nvalid == 0)
+        uint32_t nvalid = cache_hdr(c, set)->nvalid;
+        if (nvalid == 0)
             continue;
         uint64_t *tags = cache_tags(c, set);
         cache_meta_t *metas = cache_metas(c, set);
-        double *touch = c->touch ? c->touch + set * c->ways : NULL;
-        bool moved = false;
-        for (uint32_t w = 0; w < ways; w++) {
-            uint64_t t = tags[w];
-            if (t == CACHE_TAG_INVALID)
-                continue;
-            if (t >= lo && t < hi) {
-                tags[w] = t + dlines;
-                moved = true;
-            }
-            metas[w].ready_cycles += dt;
-            if (touch)
-                touch[w] += dt;
-        }
-        if (moved && dlines)
+        uint32_t nmoved;
+        if (c->touch)
+            nmoved = move_set(tags, metas, c->touch + set * ways, ways, dlines, lo, span, dt,
+                              dlines != 0, true);
+        else if (dlines)
+            nmoved = move_set(tags, metas, NULL, ways, dlines, lo, span, dt, true, false);
+        else
+            nmoved = move_set(tags, metas, NULL, ways, 0, lo, span, dt, false, false);
+        if (nmoved == 0 || dlines == 0)
+            continue;
+        if (whole && nmoved == nvalid) {
+            uint64_t *fw = cache_fps(c, set);
+            for (uint32_t i = 0; i < c->fp_words; i++)
+                fw[i] = bytes_add(fw[i], dfp);
+        } else {
             fp_rebuild(c, set);
+        }
     }
 }
 
@@ -418,7 +568,7 @@ static inline __attribute__((always_inline)) bool
 set_grown(const cache_t *c, const snap_reader_t *r, uint64_t set, uint64_t k, uint32_t ns,
           uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi, uint64_t wlo, uint64_t next,
           bool drain, bool fresh, const struct timing_shift *sh, uint16_t *split,
-          uint64_t *max_periods, uint64_t *ahead)
+          uint64_t *max_periods, uint64_t *ahead, const bool narrow)
 {
     uint32_t order[256];
     uint32_t n = recency(c, set, order);
@@ -470,12 +620,25 @@ set_grown(const cache_t *c, const snap_reader_t *r, uint64_t set, uint64_t k, ui
     /* then the lines left in place, as they were; a draining set lost its
      * least recently used one (snapshot entry ns - 1) */
     uint32_t kept = full ? ns - 1 : ns;
-    for (uint32_t i = m; i < kept; i++) {
-        e = read_entry(r, set, k + i, j);
-        if (!entry_is(tags, metas, order[i + 1], &e, 0, sh))
-            return false;
-        if (e.line >= wlo && e.line < *ahead)
-            *ahead = e.line;
+    if (narrow) { /* each line in the snapshot's form, as same_narrow_set() */
+        for (uint32_t i = m; i < kept; i++) {
+            uint32_t w = order[i + 1];
+            uint64_t x = tags[w];
+            bool is_live;
+            if (narrow_word(x, &metas[w], r->shift, sh->floor_now, &is_live) != r->t32[k + i] ||
+                (is_live && !timing_same(metas[w].ready_cycles, r->live[(*j)++], sh)))
+                return false;
+            if (x >= wlo && x < *ahead)
+                *ahead = x;
+        }
+    } else {
+        for (uint32_t i = m; i < kept; i++) {
+            e = read_entry(r, set, k + i, j);
+            if (!entry_is(tags, metas, order[i + 1], &e, 0, sh))
+                return false;
+            if (e.line >= wlo && e.line < *ahead)
+                *ahead = e.line;
+        }
     }
     if (m > 0 && prev.line >= wlo && prev.line < *ahead)
         *ahead = prev.line;
@@ -520,8 +683,11 @@ bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64
     const snap_reader_t r = snap_reader(s);
     for (uint64_t set = 0; set < c->sets; set++) {
         uint32_t ns = s->per_set[set];
-        if (!set_grown(c, &r, set, k, ns, &j, dlines, lo, hi, wlo, next, drain, fresh, sh, s->split,
-                       &g->max_periods, &g->ahead_line))
+        bool ok = s->wide ? set_grown(c, &r, set, k, ns, &j, dlines, lo, hi, wlo, next, drain,
+                                      fresh, sh, s->split, &g->max_periods, &g->ahead_line, false)
+                          : set_grown(c, &r, set, k, ns, &j, dlines, lo, hi, wlo, next, drain,
+                                      fresh, sh, s->split, &g->max_periods, &g->ahead_line, true);
+        if (!ok)
             return false;
         k += ns;
     }
@@ -535,6 +701,14 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
     assert(n <= g->max_periods);
     if (n == 0)
         return;
+    const uint32_t ways = c->ways;
+    const uint64_t dlines = g->dlines;
+    const double dt = g->dt_cycles;
+    /* every set is rewritten with its ways in recency order: the list
+     * lru_list_init makes (way 0 most recent), made once and copied */
+    uint8_t list[512];
+    cache_hdr_t list_hd;
+    lru_list_init(&list_hd, list, ways);
     uint32_t order[256];
     uint64_t line[256];
     cache_meta_t meta[256];
@@ -543,45 +717,47 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
         uint32_t m = g->split[set];
         uint64_t *tags = cache_tags(c, set);
         cache_meta_t *metas = cache_metas(c, set);
+        /* the set's lines in recency order */
+        for (uint32_t i = 0; i < cnt; i++) {
+            line[i] = tags[order[i]];
+            meta[i] = metas[order[i]];
+        }
         /* a full set drains: a filling one has a free way for each period */
-        bool full = cnt == c->ways;
+        bool full = cnt == ways;
         uint32_t o = 0;
         /* the moving lines, moved on */
         for (uint32_t i = 0; i < m; i++, o++) {
-            line[o] = tags[order[i]] + dlines_total;
-            meta[o] = metas[order[i]];
-            meta[o].ready_cycles += dt_total;
+            tags[o] = line[i] + dlines_total;
+            metas[o] = meta[i];
+            metas[o].ready_cycles += dt_total;
         }
         /* the lines the n periods leave behind: the one the judged period
-         * left (order[m]), each period's one a period later, newest first */
-        const cache_meta_t left = metas[order[m]];
-        const uint64_t left_line = tags[order[m]];
-        for (uint64_t p = n; p >= 1; p--, o++) {
-            line[o] = left_line + p * g->dlines;
-            meta[o] = left;
-            meta[o].ready_cycles += (double)p * g->dt_cycles;
+         * left (entry m), each period's one a period later, newest first
+         * (p as a double counts whole periods exactly) */
+        const cache_meta_t left = meta[m];
+        uint64_t at = line[m] + n * dlines;
+        double p = (double)n;
+        for (uint64_t k = 0; k < n; k++, o++, at -= dlines, p -= 1.0) {
+            tags[o] = at;
+            metas[o] = left;
+            metas[o].ready_cycles += p * dt;
         }
         /* the lines in place; a draining set loses its n oldest */
         uint32_t keep = full ? cnt - (uint32_t)n : cnt;
         for (uint32_t i = m; i < keep; i++, o++) {
-            line[o] = tags[order[i]];
-            meta[o] = metas[order[i]];
+            tags[o] = line[i];
+            metas[o] = meta[i];
         }
-        assert(o <= c->ways);
-        /* rewrite the set: ways in recency order (the list lru_list_init
-         * makes: way 0 most recent), the free ones after */
-        cache_hdr_t *hd = cache_hdr(c, set);
-        for (uint32_t w = 0; w < c->ways; w++) {
-            if (w < o) {
-                tags[w] = line[w];
-                metas[w] = meta[w];
-            } else {
-                tags[w] = CACHE_TAG_INVALID;
-                metas[w] = (cache_meta_t){0};
-            }
+        assert(o <= ways);
+        for (uint32_t w = o; w < ways; w++) {
+            tags[w] = CACHE_TAG_INVALID;
+            metas[w] = (cache_meta_t){0};
         }
         fp_rebuild(c, set);
-        lru_list_init(hd, cache_state(c, set), c->ways);
+        cache_hdr_t *hd = cache_hdr(c, set);
+        memcpy(cache_state(c, set), list, 2 * (size_t)ways);
+        hd->head = list_hd.head;
+        hd->tail = list_hd.tail;
         c->nvalid += o;
         c->nvalid -= cnt;
         hd->nvalid = o;
