@@ -350,15 +350,14 @@ same_as(const cache_t *c, const cache_snap_t *s, const bool wide, const bool mov
 
 /* A live line, taken as snapshot line e, in the narrow snapshot's form: its
  * tag above the set index and SNAP_* bits (*is_live: its time is not past
- * at floor_now); UINT64_MAX when that tag needs more than 29 bits (it then
- * equals no narrow entry). */
+ * at floor_now), in 64 bits: a tag that needs more than 29 bits makes it
+ * 2^32 or more, equal to no narrow entry (a line number is below 2^58, so
+ * the shift loses nothing). */
 static inline uint64_t narrow_word(uint64_t e, const cache_meta_t *mt, uint32_t shift,
                                    double floor_now, bool *is_live)
 {
-    uint64_t above = e >> shift;
     *is_live = !(mt->ready_cycles < floor_now);
-    uint64_t word = above << 3 | meta_flags(mt) | (*is_live ? SNAP_LIVE : 0);
-    return above >= UINT64_C(1) << 29 ? UINT64_MAX : word;
+    return (e >> shift) << 3 | meta_flags(mt) | (*is_live ? SNAP_LIVE : 0);
 }
 
 /* same_as() for the narrow layout, the other way round: each live line is
@@ -400,11 +399,11 @@ same_narrow_set(const cache_t *c, uint64_t set, uint32_t n, const bool full, con
             if (e < *first_ahead)
                 *first_ahead = e;
         }
-        uint64_t above = e >> shift;
         double ready = metas[w].ready_cycles;
         bool is_live = !(ready < sh->floor_now);
-        uint64_t word = above << 3 | meta_flags(&metas[w]) | (is_live ? SNAP_LIVE : 0);
-        if (above >= UINT64_C(1) << 29 || word != t32[k++])
+        /* (as narrow_word) */
+        uint64_t word = (e >> shift) << 3 | meta_flags(&metas[w]) | (is_live ? SNAP_LIVE : 0);
+        if (word != t32[k++])
             return false;
         if (is_live && !timing_same(ready, live[j++], sh))
             return false;

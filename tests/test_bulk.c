@@ -199,6 +199,76 @@ static void test_cache_snap_wide(void **state)
     }
 }
 
+/* A narrow snapshot (tags below 2^29) against a live line whose tag differs
+ * from a snapshot tag by 2^29 only (line 2^30 + 2 against line 2: tag 2^29 + 1
+ * against 1 in the 2-set cache): the same low 29 bits, never the same line. */
+static void test_cache_snap_narrow_alias(void **state)
+{
+    (void)state;
+    timing_shift_t sh = {0};
+    cache_t *a = mk_cache(), *b = mk_cache();
+    const unsigned la[] = {0, 1, 2, 3};
+    fill(a, la, 4, false);
+    cache_snap_t *s = cache_snap_take(a, NULL, 0);
+    assert_non_null(s);
+    /* b: lines 0, 1, 2^30 + 2, 3 */
+    for (uint64_t l = 0; l < 4; l++) {
+        cache_meta_t m = {0};
+        cache_insert(b, L(l == 2 ? (UINT64_C(1) << 30) + 2 : l), &m, NULL);
+    }
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh, NULL), -1);
+    assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 0, 0, &sh, NULL), 0);
+    cache_snap_destroy(s);
+    cache_destroy(a);
+    cache_destroy(b);
+}
+
+/* Moved, a line of the stream's range [lo, hi) now in [lo, lo + dlines)
+ * cannot have come from anywhere: lines 0..3, then 2..5, moved by 2. With
+ * lo 0, lines 0, 1 moved to 2, 3 (1); with lo 1 (one short), line 0 lies
+ * outside the range and must have stayed: none (-1). */
+static void test_cache_moved_low_edge(void **state)
+{
+    (void)state;
+    timing_shift_t sh = {0};
+    cache_t *a = mk_cache(), *b = mk_cache();
+    const unsigned la[] = {0, 1, 2, 3}, lb[] = {2, 3, 4, 5};
+    fill(a, la, 4, false);
+    fill(b, lb, 4, false);
+    cache_snap_t *s = cache_snap_take(a, NULL, 0);
+    assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh, NULL), 1);
+    assert_int_equal(cache_snap_same(b, s, 2, 1, 100, 0, 0, &sh, NULL), -1);
+    cache_snap_destroy(s);
+    cache_destroy(a);
+    cache_destroy(b);
+}
+
+/* cache_move keeps every moved line findable. The fingerprint is the line
+ * number above the set index, low byte, and a lookup tests it for every way
+ * but the most recent (the head is tested by its tag). A move by whole set
+ * counts adds dlines / sets to the fingerprints when every line of a set
+ * moves: set 0 holds 508 (most recent) and 510, which move to 510 and 512
+ * (fingerprint 255 wraps to 0). The set's fingerprints are made again when
+ * only some move: set 1 holds 601 (most recent, outside the range [0, 520),
+ * so it stays) and 513, which moves to 515. */
+static void test_cache_move_fingerprints(void **state)
+{
+    (void)state;
+    cache_t *c = mk_cache();
+    const unsigned l[] = {510, 508, 513, 601};
+    fill(c, l, 4, false);
+    cache_move(c, 2, 0, 520, 5);
+    const cache_meta_t *m = cache_lookup(c, L(512), false);
+    assert_non_null(m);
+    assert_true(m->ready_cycles == 5); /* and its time moved on */
+    assert_non_null(cache_lookup(c, L(510), false));
+    assert_null(cache_lookup(c, L(508), false));
+    assert_non_null(cache_lookup(c, L(515), false));
+    assert_non_null(cache_lookup(c, L(601), false));
+    assert_null(cache_lookup(c, L(513), false));
+    cache_destroy(c);
+}
+
 /* A stream filling a 2-set, 4-way cache. Lines 10..13 leave set 0 holding
  * 12, 10 (most recent first); 14, 15 make it 14, 12, 10: the snapshot's
  * lines moved by 2 (one period: the set count) and its oldest, 10, left
@@ -593,21 +663,15 @@ static void test_mshr_same(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_timing_same),
-        cmocka_unit_test(test_cache_moved),
-        cmocka_unit_test(test_cache_recency),
-        cmocka_unit_test(test_cache_static),
-        cmocka_unit_test(test_cache_ready),
-        cmocka_unit_test(test_pf_moved),
-        cmocka_unit_test(test_pf_growing),
-        cmocka_unit_test(test_pf_growing_full),
-        cmocka_unit_test(test_pf_left_behind),
-        cmocka_unit_test(test_mshr_same),
-        cmocka_unit_test(test_cache_grown_fill),
-        cmocka_unit_test(test_cache_grown_drain),
-        cmocka_unit_test(test_cache_snap_wide),
-        cmocka_unit_test(test_cache_grown_fresh),
-        cmocka_unit_test(test_cache_grown_in_flight),
+        cmocka_unit_test(test_timing_same),          cmocka_unit_test(test_cache_moved),
+        cmocka_unit_test(test_cache_recency),        cmocka_unit_test(test_cache_static),
+        cmocka_unit_test(test_cache_ready),          cmocka_unit_test(test_pf_moved),
+        cmocka_unit_test(test_pf_growing),           cmocka_unit_test(test_pf_growing_full),
+        cmocka_unit_test(test_pf_left_behind),       cmocka_unit_test(test_mshr_same),
+        cmocka_unit_test(test_cache_grown_fill),     cmocka_unit_test(test_cache_grown_drain),
+        cmocka_unit_test(test_cache_snap_wide),      cmocka_unit_test(test_cache_snap_narrow_alias),
+        cmocka_unit_test(test_cache_moved_low_edge), cmocka_unit_test(test_cache_move_fingerprints),
+        cmocka_unit_test(test_cache_grown_fresh),    cmocka_unit_test(test_cache_grown_in_flight),
         cmocka_unit_test(test_cache_tags_moved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
