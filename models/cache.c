@@ -217,20 +217,18 @@ cache_t *cache_create(const machine_cache_t *geom, uint64_t seed, char *err, siz
     c->nvalid = 0;                  /* bigmem_alloc does not zero: every field is set here */
     c->touch = NULL;
 
-    for (uint64_t st = 0; st < sets; st++) {
-        uint64_t *tags = cache_tags(c, st);
-        for (uint64_t w = 0; w < ways; w++)
-            tags[w] = CACHE_TAG_INVALID;
-        memset(cache_metas(c, st), 0, (size_t)ways * sizeof(cache_meta_t));
-        memset(cache_fps(c, st), 0, fp_words * sizeof(uint64_t));
-        cache_hdr_t *hd = cache_hdr(c, st);
-        hd->nvalid = 0;
-        hd->vmask = 0;
-        if (lru)
-            lru_list_init(hd, cache_state(c, st), c->ways);
-        else
-            repl->init(cache_state(c, st), c->ways);
-    }
+    /* Every set starts alike (no valid way, the policy's first state, which
+     * depends on the way count only): the first is set up and copied. */
+    memset(cache_block(c, 0), 0, block);
+    uint64_t *tags = cache_tags(c, 0);
+    for (uint64_t w = 0; w < ways; w++)
+        tags[w] = CACHE_TAG_INVALID;
+    if (lru)
+        lru_list_init(cache_hdr(c, 0), cache_state(c, 0), c->ways);
+    else
+        repl->init(cache_state(c, 0), c->ways);
+    for (uint64_t st = 1; st < sets; st++)
+        memcpy(cache_block(c, st), cache_block(c, 0), block);
     return c;
 }
 
