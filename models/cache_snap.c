@@ -26,6 +26,9 @@
  *    grow writes each set once and copies one recency list made for all
  *    (cache_grow). On the benchmark case (bench/run section 3) these took
  *    the walks from 258 M to 215 M host instructions, 2026-12-06.
+ *  - A walk over a cache large enough for the lookups' host prefetch asks
+ *    for the set block four sets on too (walk_prefetch): a hint, 3-10% off
+ *    a walk of a 32 MiB L3 with the host's caches cold (2026-12-06).
  *  - Units: lines (line numbers), core cycles.
  */
 #include <assert.h>
@@ -104,6 +107,14 @@ static int snap_room(void **p, uint64_t *cap, uint64_t need, size_t each)
     *p = bigmem_alloc(64, (size_t)n * each);
     *cap = *p ? n : 0;
     return *p ? 0 : -1;
+}
+
+/* A walk over a large cache asks the host for the set block a few sets on
+ * (a hint, as the lookups' cache_i_prefetch). */
+static inline __attribute__((always_inline)) void walk_prefetch(const cache_t *c, uint64_t set)
+{
+    if (c->host_prefetch)
+        cache_prefetch_set(c, set + CACHE_PF_SETS);
 }
 
 static inline uint8_t meta_flags(const cache_meta_t *mt)
@@ -230,6 +241,7 @@ cache_snap_t *cache_snap_take(const cache_t *c, cache_snap_t *s, double floor_cy
         uint64_t k = 0, nlive = 0;
         bool fits = true;
         for (uint64_t set = 0; set < c->sets && fits; set++) {
+            walk_prefetch(c, set);
             uint32_t n = cache_hdr(c, set)->nvalid;
             s->per_set[set] = (uint16_t)n;
             if (n == 0)
@@ -328,6 +340,7 @@ same_as(const cache_t *c, const cache_snap_t *s, const bool wide, const bool mov
     const struct timing_shift sh = *shp;
     const uint64_t sets = c->sets;
     for (uint64_t set = 0; set < sets; set++) {
+        walk_prefetch(c, set);
         uint32_t n = recency(c, set, order);
         if (n != per_set[set])
             return false;
@@ -437,6 +450,7 @@ same_narrow(const cache_t *c, const cache_snap_t *s, const bool moved, uint64_t 
     const uint64_t sets = c->sets;
     const uint32_t ways = c->ways;
     for (uint64_t set = 0; set < sets; set++) {
+        walk_prefetch(c, set);
         uint32_t n = cache_hdr(c, set)->nvalid;
         if (n != per_set[set])
             return false;
@@ -524,6 +538,7 @@ void cache_move(cache_t *c, uint64_t dlines, uint64_t lo, uint64_t hi, double dt
     const bool whole = (dlines & c->set_mask) == 0;
     const uint64_t dfp = dlines >> c->fp_shift;
     for (uint64_t set = 0; set < c->sets; set++) {
+        walk_prefetch(c, set);
         uint32_t nvalid = cache_hdr(c, set)->nvalid;
         if (nvalid == 0)
             continue;
@@ -690,6 +705,7 @@ bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64
     uint64_t k = 0, j = 0; /* a set that passes has read each of its entries once */
     const snap_reader_t r = snap_reader(s);
     for (uint64_t set = 0; set < c->sets; set++) {
+        walk_prefetch(c, set);
         uint32_t ns = s->per_set[set];
         bool ok = s->wide ? set_grown(c, &r, set, k, ns, &j, dlines, lo, hi, wlo, next, drain,
                                       fresh, sh, s->split, &g->max_periods, &g->ahead_line, false)
@@ -721,6 +737,7 @@ void cache_grow(cache_t *c, const cache_growth_t *g, uint64_t dlines_total, doub
     uint64_t line[256];
     cache_meta_t meta[256];
     for (uint64_t set = 0; set < c->sets; set++) {
+        walk_prefetch(c, set);
         uint32_t cnt = recency(c, set, order);
         uint32_t m = g->split[set];
         uint64_t *tags = cache_tags(c, set);
