@@ -35,12 +35,16 @@ static inline uint32_t cache_log2(uint64_t x)
     return n;
 }
 
-/* Per-line metadata the timing model keeps with a line. */
+/* Per-line metadata the timing model keeps with a line. Packed: 10 bytes a
+ * line in the arrays instead of 16 (a 32 MiB L3's set blocks take 12 MiB of
+ * host memory instead of 14, which the kernel zeroes and every walk of exact
+ * bulk stepping reads); a field is never addressed on its own, so no access
+ * needs more than the unaligned loads x86-64 and arm64 do anyway. */
 typedef struct cache_meta {
     double ready_cycles; /* when the line's data/ownership arrives (fills in flight) */
     bool dirty;
     bool prefetched; /* brought in by a prefetch and not yet used by demand */
-} cache_meta_t;
+} __attribute__((packed)) cache_meta_t;
 
 typedef struct cache_victim {
     bool valid;    /* a valid line was evicted */
