@@ -421,13 +421,9 @@ same_narrow_set(const cache_t *c, uint64_t set, uint32_t n, const bool full, con
             if (e < *first_ahead)
                 *first_ahead = e;
         }
-        double ready = metas[w].ready_cycles;
-        bool is_live = !(ready < sh->floor_now);
-        /* (as narrow_word) */
-        uint64_t word = (e >> shift) << 3 | meta_flags(&metas[w]) | (is_live ? SNAP_LIVE : 0);
-        if (word != t32[k++])
-            return false;
-        if (is_live && !timing_same(ready, live[j++], sh))
+        bool is_live;
+        if (narrow_word(e, &metas[w], shift, sh->floor_now, &is_live) != t32[k++] ||
+            (is_live && !timing_same(metas[w].ready_cycles, live[j++], sh)))
             return false;
     }
     *k_io = k;
@@ -591,7 +587,7 @@ static inline __attribute__((always_inline)) bool
 set_grown(const cache_t *c, const snap_reader_t *r, uint64_t set, uint64_t k, uint32_t ns,
           uint64_t *j, uint64_t dlines, uint64_t lo, uint64_t hi, uint64_t wlo, uint64_t next,
           bool drain, bool fresh, const struct timing_shift *sh, uint16_t *split,
-          uint64_t *max_periods, uint64_t *ahead, const bool narrow)
+          uint64_t *max_periods, uint64_t *ahead)
 {
     uint32_t order[256];
     uint32_t n = recency(c, set, order);
@@ -643,25 +639,12 @@ set_grown(const cache_t *c, const snap_reader_t *r, uint64_t set, uint64_t k, ui
     /* then the lines left in place, as they were; a draining set lost its
      * least recently used one (snapshot entry ns - 1) */
     uint32_t kept = full ? ns - 1 : ns;
-    if (narrow) { /* each line in the snapshot's form, as same_narrow_set() */
-        for (uint32_t i = m; i < kept; i++) {
-            uint32_t w = order[i + 1];
-            uint64_t x = tags[w];
-            bool is_live;
-            if (narrow_word(x, &metas[w], r->shift, sh->floor_now, &is_live) != r->t32[k + i] ||
-                (is_live && !timing_same(metas[w].ready_cycles, r->live[(*j)++], sh)))
-                return false;
-            if (x >= wlo && x < *ahead)
-                *ahead = x;
-        }
-    } else {
-        for (uint32_t i = m; i < kept; i++) {
-            e = read_entry(r, set, k + i, j);
-            if (!entry_is(tags, metas, order[i + 1], &e, 0, sh))
-                return false;
-            if (e.line >= wlo && e.line < *ahead)
-                *ahead = e.line;
-        }
+    for (uint32_t i = m; i < kept; i++) {
+        e = read_entry(r, set, k + i, j);
+        if (!entry_is(tags, metas, order[i + 1], &e, 0, sh))
+            return false;
+        if (e.line >= wlo && e.line < *ahead)
+            *ahead = e.line;
     }
     if (m > 0 && prev.line >= wlo && prev.line < *ahead)
         *ahead = prev.line;
@@ -707,11 +690,8 @@ bool cache_snap_grown(const cache_t *c, cache_snap_t *s, uint64_t dlines, uint64
     for (uint64_t set = 0; set < c->sets; set++) {
         walk_prefetch(c, set);
         uint32_t ns = s->per_set[set];
-        bool ok = s->wide ? set_grown(c, &r, set, k, ns, &j, dlines, lo, hi, wlo, next, drain,
-                                      fresh, sh, s->split, &g->max_periods, &g->ahead_line, false)
-                          : set_grown(c, &r, set, k, ns, &j, dlines, lo, hi, wlo, next, drain,
-                                      fresh, sh, s->split, &g->max_periods, &g->ahead_line, true);
-        if (!ok)
+        if (!set_grown(c, &r, set, k, ns, &j, dlines, lo, hi, wlo, next, drain, fresh, sh, s->split,
+                       &g->max_periods, &g->ahead_line))
             return false;
         k += ns;
     }
