@@ -214,11 +214,8 @@ static void test_cache_snap_narrow_alias(void **state)
     fill(a, la, 4, false);
     cache_snap_t *s = cache_snap_take(a, NULL, 0);
     assert_non_null(s);
-    /* b: lines 0, 1, 2^30 + 2, 3 */
-    for (uint64_t l = 0; l < 4; l++) {
-        cache_meta_t m = {0};
-        cache_insert(b, L(l == 2 ? (UINT64_C(1) << 30) + 2 : l), &m, NULL);
-    }
+    const unsigned lb[] = {0, 1, (1u << 30) + 2, 3};
+    fill(b, lb, 4, false);
     assert_int_equal(cache_snap_same(b, s, 2, 0, 100, 0, 0, &sh, NULL), -1);
     assert_int_equal(cache_snap_same(a, s, 2, 0, 100, 0, 0, &sh, NULL), 0);
     cache_snap_destroy(s);
