@@ -529,6 +529,10 @@ static void string_op(model_t *md, const trace_op_t *op)
     const double lb_cycles = (double)lb / bpc;
     const double lb_stores = model_ceil((double)lb / w);
     uint64_t a = op->addr, end = op->addr + op->bytes;
+    /* string.end_wait answer: the latest time a line of the op was answered */
+    const bool answer = m->string_ordered_end && m->string_end_wait == MACHINE_END_WAIT_ANSWER;
+    const double mem_cycles = m->mem_latency_ns * md->cyc_per_ns;
+    double t_answered = t;
     while (a < end) {
         uint64_t line = a & ~(lb - 1);
         uint64_t piece = line + lb - a;
@@ -571,6 +575,8 @@ static void string_op(model_t *md, const trace_op_t *op)
                 ready = m->string_l1_slots ? hier_store(md->h, line, t, how, &hit)
                                            : hier_store_l2_tracked(md->h, line, t, how, &hit);
             }
+            if (answer)
+                t_answered = timing_max(t_answered, timing_min(ready, t + mem_cycles));
             commit_after(md, ready, hier_after_wait(why, (*md->hwhy)), piece_cycles,
                          B(ST_BOUND_STRING_ENGINE));
         }
@@ -583,15 +589,18 @@ static void string_op(model_t *md, const trace_op_t *op)
             if (skip) {
                 a += skip;
                 t = md->t_issue;
+                t_answered = timing_max(t_answered, md->t_commit_last);
             }
         }
     }
     /* An ordered end: nothing after the op issues until its lines are
-     * committed (the window then restarts empty at the next op). */
+     * committed, or with end_wait answer until each was answered (the
+     * window then restarts empty at the next op). */
     if (m->string_ordered_end) {
-        if (md->t_commit_last > t)
+        double done = answer ? timing_min(t_answered, md->t_commit_last) : md->t_commit_last;
+        if (done > t)
             why = md->tag_commit;
-        t = timing_max(t, md->t_commit_last);
+        t = timing_max(t, done);
     }
     md->t_issue = t;
     md->tag_issue = why;

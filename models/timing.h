@@ -15,6 +15,12 @@ static inline double timing_max(double a, double b)
     return a > b ? a : b;
 }
 
+/* The sooner of two times. */
+static inline double timing_min(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 /* Exact bulk stepping (models/model_bulk.c) compares a state with an
  * earlier one moved in time. Each state's times are read relative to its
  * own floor: the core's issue time, which never decreases and below which

@@ -391,6 +391,57 @@ static void test_string_lookahead_crosses_page(void **state)
     model_destroy(md);
 }
 
+/* string.ordered_end and string.end_wait: two 4-line string ops (cold,
+ * 256 B each), the second after the first. The engine issues a line a cycle
+ * (t = 1..4); a line's data is back 100 cycles after its request at an idle
+ * read link and commits a cycle later.
+ *  - unordered: the second op overlaps the first: 109 cycles;
+ *  - commit, idle link: the first op ends at its last commit (105), the
+ *    second's lines are requested at 106..109 and its last commits at 210;
+ *  - answer, idle link: the first op ends when its last line is answered,
+ *    4 + 100 = 104 (a cycle before that line's commit), so 209;
+ *  - with a read link of 64 cycles a line, data arrive at 101, 165, 229, 293
+ *    (committed 294). Commit: the second op starts at 294 and its lines
+ *    leave the link at 295 + 3 x 64 = 487, data at 587, commit 588.
+ *    Answer: the first op ends at max(min(ready, t + 100)) = 104, and the
+ *    second op's requests queue behind the first's on the link: its last
+ *    line leaves at 193 + 4 x 64 = 449, data 549, commit 550, as unordered:
+ *    a call's latency is exposed only while the link is idle. */
+static void test_string_end_wait(void **state)
+{
+    (void)state;
+    static const struct {
+        bool ordered;
+        machine_end_wait_t wait;
+        double read_bpc; /* 0: no limit */
+        uint64_t cycles;
+    } cases[] = {
+        {false, MACHINE_END_WAIT_COMMIT, 0, 109}, {true, MACHINE_END_WAIT_COMMIT, 0, 210},
+        {true, MACHINE_END_WAIT_ANSWER, 0, 209},  {false, MACHINE_END_WAIT_ANSWER, 0, 109},
+        {false, MACHINE_END_WAIT_COMMIT, 1, 550}, {true, MACHINE_END_WAIT_COMMIT, 1, 588},
+        {true, MACHINE_END_WAIT_ANSWER, 1, 550},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        machine_t m;
+        tiny_machine(&m);
+        m.string_ordered_end = cases[i].ordered;
+        m.string_end_wait = cases[i].wait;
+        if (cases[i].read_bpc > 0) {
+            m.mem_read_bpc = cases[i].read_bpc;
+            m.mem_write_bpc = 64;
+            m.mem_combined_bpc = 64;
+        }
+        model_t *md = mk(&m);
+        op(md, TRACE_STRING, BASE, 256, 1, 1, 0, 0);
+        op(md, TRACE_STRING, BASE + 8192, 256, 1, 1, 0, 0);
+        stats_t st = finish(md);
+        if (st.count[ST_CYCLES] != cases[i].cycles)
+            fail_msg("case %zu: %llu cycles, expected %llu", i,
+                     (unsigned long long)st.count[ST_CYCLES], (unsigned long long)cases[i].cycles);
+        model_destroy(md);
+    }
+}
+
 /* string.l1_fill_buffers: when the string engine's requests hold L1 fill
  * buffers, 8 of them bound a cold clear to 8 lines in flight; tracked at L2
  * they are bound by the lookahead (16 lines) and the L2's 16 miss slots, so
@@ -869,6 +920,7 @@ int main(void)
         cmocka_unit_test(test_prefetch_boundary),
         cmocka_unit_test(test_prefetch_stores),
         cmocka_unit_test(test_string_lookahead_crosses_page),
+        cmocka_unit_test(test_string_end_wait),
         cmocka_unit_test(test_string_l1_fill_buffers),
         cmocka_unit_test(test_startup_interpolation),
         cmocka_unit_test(test_elide_threshold),

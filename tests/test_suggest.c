@@ -113,8 +113,18 @@ static void test_applies(void **state)
     point_init(&p);
     assert_int_equal(point_set(&p, "preempt", "full", err, sizeof err), 0);
     assert_int_equal(point_check_applies(&p, err, sizeof err), -1);
-    assert_non_null(strstr(err, "--preempt applies only to the mmap and fault workloads"));
-    assert_non_null(strstr(err, "not to memset"));
+    assert_non_null(strstr(err, "--preempt applies only to mmap and fault workloads and to "
+                                "memset --caller extent"));
+    assert_non_null(strstr(err, "not to memset --caller chunked"));
+    /* memset with the caller it applies to; --fault-subpage with page only */
+    point_init(&p);
+    assert_int_equal(point_set(&p, "caller", "extent", err, sizeof err), 0);
+    assert_int_equal(point_set(&p, "preempt", "full", err, sizeof err), 0);
+    assert_int_equal(point_check_applies(&p, err, sizeof err), 0);
+    assert_int_equal(point_set(&p, "fault-subpage", "3", err, sizeof err), 0);
+    assert_int_equal(point_check_applies(&p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--fault-subpage applies only to memset --caller page, not to "
+                                "memset --caller extent"));
 }
 
 /* -f takes perf's names, all and help */

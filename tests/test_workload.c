@@ -244,6 +244,70 @@ static void test_mmap_page_demand(void **state)
     assert_int_equal(r.marks[1].mark, WL_MARK_PERIOD);
     assert_int_equal(r.marks[1].at, 2 + 5); /* insns, fault, then resched + one call */
     free(r.ops);
+
+    /* every preemption model: the same calls and reschedule points (the
+     * loop's work per subpage; os.resched) */
+    const caller_preempt_t models[] = {CALLER_PREEMPT_VOLUNTARY, CALLER_PREEMPT_FULL,
+                                       CALLER_PREEMPT_LAZY};
+    for (size_t i = 0; i < 3; i++) {
+        s.preempt = models[i];
+        rec_t q = {0};
+        assert_int_equal(run(&s, &m, &q, false, err, sizeof err), 0);
+        assert_int_equal(count_kind(&q, TRACE_CALL_BEGIN), 1024);
+        assert_int_equal(count_kind(&q, TRACE_RESCHED), 1024);
+        free(q.ops);
+    }
+}
+
+/* memset's folio callers: the kernel's call sequence over each folio of the
+ * prefaulted buffer, with no reschedule points (user space). */
+static void test_memset_folio_callers(void **state)
+{
+    (void)state;
+    machine_t m;
+    machine_x86(&m);
+    wl_spec_t s;
+    wl_spec_init(&s);
+    snprintf(s.function, sizeof s.function, "rep_stosb");
+    s.caller = WL_CALLER_PAGE;
+    s.size_bytes = 4 * MIB;
+    s.page_bytes = 2 * MIB;
+    s.fault_subpage = 1;
+    rec_t r = {0};
+    char err[256];
+    assert_int_equal(run(&s, &m, &r, false, err, sizeof err), 0);
+    /* the warm-up call over the buffer, then 2 folios x 512 subpage calls */
+    assert_int_equal(count_kind(&r, TRACE_CALL_BEGIN), 1 + 1024);
+    assert_int_equal(count_kind(&r, TRACE_RESCHED), 0);
+    assert_int_equal(r.mark_counts[WL_MARK_PERIOD], 1024);
+    /* process_huge_page order for target 1 of 512: 511 down to 2, then 0, 1 */
+    uint64_t order[1025];
+    size_t n = 0;
+    for (size_t i = 0; i < r.n; i++)
+        if (r.ops[i].kind == TRACE_CALL_BEGIN)
+            order[n++] = r.ops[i].addr - s.base_addr;
+    assert_int_equal(order[1], 511 * 4096);
+    assert_int_equal(order[510], 2 * 4096);
+    assert_int_equal(order[511], 0);
+    assert_int_equal(order[512], 4096);
+    assert_int_equal(order[513], 2 * MIB + 511 * 4096); /* the second folio */
+    free(r.ops);
+
+    /* extent: one call per folio under lazy, 512 KiB extents under none */
+    s.caller = WL_CALLER_EXTENT;
+    s.fault_subpage = 0;
+    s.preempt = CALLER_PREEMPT_LAZY;
+    rec_t e = {0};
+    assert_int_equal(run(&s, &m, &e, false, err, sizeof err), 0);
+    assert_int_equal(count_kind(&e, TRACE_CALL_BEGIN), 1 + 2);
+    free(e.ops);
+    s.preempt = CALLER_PREEMPT_NONE;
+    s.extent_cap_bytes = 512 * 1024;
+    rec_t c = {0};
+    assert_int_equal(run(&s, &m, &c, false, err, sizeof err), 0);
+    assert_int_equal(count_kind(&c, TRACE_CALL_BEGIN), 1 + 8);
+    assert_int_equal(count_kind(&c, TRACE_RESCHED), 0);
+    free(c.ops);
 }
 
 static void test_mmap_extent_populate(void **state)
@@ -549,7 +613,27 @@ static void test_validate(void **state)
     expect_err(&s, &arm, "--fill 3: function 'dc_zva' can only write zeros");
     s = d;
     s.caller = WL_CALLER_PAGE;
-    expect_err(&s, &x86, "--caller page is not valid for the memset workload");
+    expect_err(&s, &x86, "--caller page clears the buffer folio by folio: give the folio with");
+    /* the folio callers: whole folios, no --chunk, a subpage inside the folio */
+    s.page_bytes = 2ull << 20;
+    s.size_bytes = 3ull << 20;
+    expect_err(&s, &x86, "--size 3MiB is not a multiple of the folio (--page 2MiB)");
+    s.size_bytes = 4ull << 20;
+    assert_int_equal(wl_validate(&s, &x86, err, sizeof err), 0);
+    s.fault_subpage = 511; /* the last subpage: valid */
+    assert_int_equal(wl_validate(&s, &x86, err, sizeof err), 0);
+    s.fault_subpage = 512; /* one past it */
+    expect_err(&s, &x86, "--fault-subpage 512: a 2MiB folio has subpages 0..511");
+    s.fault_subpage = 0;
+    s.chunk_bytes = 4096;
+    expect_err(&s, &x86, "--chunk applies only to --caller chunked (--caller page clears folio");
+    s.chunk_bytes = 0;
+    s.caller = WL_CALLER_EXTENT;
+    s.fault_subpage = 3;
+    expect_err(&s, &x86, "--fault-subpage applies only to --caller page");
+    s.fault_subpage = 0;
+    s.extent_cap_bytes = 4095;
+    expect_err(&s, &x86, "--extent-cap 4095B: must be a non-zero multiple of the base page");
     s = d;
     s.caller = WL_CALLER_REPEAT;
     s.chunk_bytes = 4096;
@@ -614,6 +698,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memset_chunked),
         cmocka_unit_test(test_memset_repeat),
+        cmocka_unit_test(test_memset_folio_callers),
         cmocka_unit_test(test_mmap_page_demand),
         cmocka_unit_test(test_mmap_extent_populate),
         cmocka_unit_test(test_mmap_thp),

@@ -171,6 +171,14 @@ typedef enum machine_nt_partial {
     MACHINE_NT_PARTIAL_RMW,        /* a partial WC line costs a read of the line first */
 } machine_nt_partial_t;
 
+/* string.end_wait: with string.ordered_end, what the op's end waits for. */
+typedef enum machine_end_wait {
+    MACHINE_END_WAIT_COMMIT = 0, /* every line of the op committed (its data arrived) */
+    MACHINE_END_WAIT_ANSWER,     /* every line answered: committed, or one memory latency
+                                  * after its request, whichever is sooner (the link's
+                                  * backlog of its data is not waited for) */
+} machine_end_wait_t;
+
 /* perf event -> linear combination of internal events (pmu: section). */
 typedef struct machine_pmu_term {
     double coef;
@@ -215,25 +223,26 @@ typedef struct machine {
     /* string engine (string.*): rep stos*, MOPS */
     machine_point_t startup[MACHINE_STARTUP_MAX]; /* string.startup: piecewise-linear in length */
     uint32_t n_startup;
-    double string_bpc;               /* string.bytes_per_cycle: steady-state store rate */
-    uint64_t string_lookahead_bytes; /* string.lookahead: how far ahead (within the op) the
-                                      * engine requests ownership of lines */
-    bool string_ordered_end;         /* string.ordered_end: the op completes only when all
-                                      * its lines are committed (its stores are unordered
-                                      * among themselves only) */
-    bool string_rfo;                 /* string.rfo: allocating string stores read the line
-                                      * first (false: ownership without a read, the SDM's
-                                      * fast-string model) */
-    bool string_l1_slots;            /* string.l1_fill_buffers: the engine's line requests
-                                      * hold L1 miss slots as ordinary stores do (false:
-                                      * they are tracked by the L2's miss slots only) */
-    bool elide_enabled;              /* string.elide.enabled */
-    machine_elide_mode_t elide_mode; /* string.elide.mode: length | remaining */
-    uint64_t elide_threshold_bytes;  /* string.elide.threshold: bytes, or derived from
-                                      * string.elide.threshold_fraction x level size */
-    double elide_threshold_fraction; /* string.elide.threshold_fraction (0 = use bytes) */
-    int elide_threshold_level;       /* string.elide.threshold_level: 1, 2 or 3 */
-    bool elide_zero_only;            /* string.elide.zero_fill_only */
+    double string_bpc;                  /* string.bytes_per_cycle: steady-state store rate */
+    uint64_t string_lookahead_bytes;    /* string.lookahead: how far ahead (within the op) the
+                                         * engine requests ownership of lines */
+    bool string_ordered_end;            /* string.ordered_end: the op completes only when all
+                                         * its lines are committed (its stores are unordered
+                                         * among themselves only) */
+    machine_end_wait_t string_end_wait; /* string.end_wait: commit | answer */
+    bool string_rfo;                    /* string.rfo: allocating string stores read the line
+                                         * first (false: ownership without a read, the SDM's
+                                         * fast-string model) */
+    bool string_l1_slots;               /* string.l1_fill_buffers: the engine's line requests
+                                         * hold L1 miss slots as ordinary stores do (false:
+                                         * they are tracked by the L2's miss slots only) */
+    bool elide_enabled;                 /* string.elide.enabled */
+    machine_elide_mode_t elide_mode;    /* string.elide.mode: length | remaining */
+    uint64_t elide_threshold_bytes;     /* string.elide.threshold: bytes, or derived from
+                                         * string.elide.threshold_fraction x level size */
+    double elide_threshold_fraction;    /* string.elide.threshold_fraction (0 = use bytes) */
+    int elide_threshold_level;          /* string.elide.threshold_level: 1, 2 or 3 */
+    bool elide_zero_only;               /* string.elide.zero_fill_only */
 
     /* non-temporal and line-zeroing writes */
     uint32_t wc_buffers;                  /* wc.buffers: write-combining buffers (lines) */

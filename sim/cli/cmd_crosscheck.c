@@ -33,6 +33,7 @@
 #include "sim/engine/progress.h"
 #include "sim/engine/run.h"
 #include "sim/study/crosscheck.h"
+#include "sim/study/xc_gains.h"
 #include "sim/output/summary.h"
 #include "sim/machine/units.h"
 
@@ -72,6 +73,17 @@ void cmd_crosscheck_usage(FILE *out)
           "                            or the machine file's core.freq\n"
           "  --output FILE.csv         write the table as CSV (atomically)\n"
           "  --emit-data FILE.yaml     write the measurements as calibration data\n"
+          "  --gains                   instead of the sweep: the folio-clearing gains. A\n"
+          "                            prefaulted buffer of 2 MiB folios (-s, default 1GiB)\n"
+          "                            cleared page-at-a-time (the host's clear_page kernel)\n"
+          "                            and in one call per folio with it and with every\n"
+          "                            non-temporal and line-zeroing kernel, in --passes\n"
+          "                            interleaved passes, each with a DRAM read and write\n"
+          "                            probe (the host's state); each gain's native range\n"
+          "                            against the model's gain with each pass's probes as\n"
+          "                            memory.read_bandwidth and memory.write_bandwidth\n"
+          "  --passes N                --gains: passes, 2..16 (default 3)\n"
+          "  -s, --size SIZE           --gains: the buffer (default 1GiB)\n"
           "  -q, --quiet               no progress on stderr\n",
           out);
 }
@@ -79,8 +91,8 @@ void cmd_crosscheck_usage(FILE *out)
 typedef struct xc_args {
     run_point_t point; /* --machine */
     const char *outp, *datap;
-    bool quick, quiet, clock_measured;
-    long repeat, cpu, threads;
+    bool quick, quiet, clock_measured, gains, passes_given;
+    long repeat, cpu, threads, passes;
     double ci_pct, remeasure_s;
 } xc_args_t;
 
@@ -95,6 +107,15 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
         return 0;
     case CLI_O_QUIET:
         a->quiet = true;
+        return 0;
+    case CLI_O_GAINS:
+        a->gains = true;
+        return 0;
+    case CLI_O_PASSES:
+        if (optval_uint(opt, arg, 2, XCG_PASSES_MAX, &v, err, errlen) != 0)
+            return -1;
+        a->passes = (long)v;
+        a->passes_given = true;
         return 0;
     case CLI_O_CI:
     case CLI_O_REMEASURE:
@@ -131,12 +152,105 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
     }
 }
 
+/* crosscheck --gains: measure, predict, print (and --output the CSV). */
+static int gains_main(const xc_args_t *a, const machine_t *m, const host_info_t *h,
+                      uint64_t size_bytes)
+{
+    static xcg_study_t st;
+    char err[512];
+    if (xcg_build(&st, m, h, size_bytes, err, sizeof err) == 0) {
+        errorf("--gains: %s", err);
+        return CMD_EXIT_RUNTIME;
+    }
+    progress_t *pg = progress_create("crosscheck gains native", (uint64_t)a->passes, !a->quiet);
+    for (long k = 0; k < a->passes; k++) {
+        progress_update(pg, (uint64_t)k);
+        const xcg_case_t *bad;
+        if (xcg_measure_pass(&st, (uint32_t)k, (uint32_t)a->repeat, a->cpu, &bad)) {
+            progress_destroy(pg);
+            errorf("%s: native: %s", bad ? bad->id : "?", bad ? bad->why : "");
+            return CMD_EXIT_RUNTIME;
+        }
+    }
+    progress_destroy(pg);
+    pg = progress_create("crosscheck gains model", (uint64_t)((st.passes + 1) * st.n), !a->quiet);
+    int prc = xcg_predict(&st, m, !a->clock_measured, (unsigned)a->threads, pg, err, sizeof err);
+    progress_destroy(pg);
+    if (prc) {
+        errorf("%s", err);
+        return CMD_EXIT_RUNTIME;
+    }
+    printf("# crosscheck --gains: host '%s' natively vs model '%s' (%s), from %s\n", h->model_name,
+           m->name, m->path, st.started_utc);
+    for (uint32_t j = 0; j < m->n_set; j++)
+        printf("# --set %s\n", m->set[j]);
+    printf("# each pass: the cases back to back (rotated by one), %ld timed runs each; the model "
+           "runs each pass at its clock%s and with its probes as memory.read_bandwidth and "
+           "memory.write_bandwidth; 'file' is the model at the machine file's own memory "
+           "figures and clock\n",
+           a->repeat, a->clock_measured ? "" : " (no: --clock file)");
+    printf("%-22s", "GiB/s");
+    for (uint32_t k = 0; k < st.passes; k++)
+        printf(" %9s%-2u %7s", "pass ", k, "model");
+    printf(" %8s\n", "file");
+    printf("%-22s", "clock GHz");
+    for (uint32_t k = 0; k < st.passes; k++)
+        printf(" %11.2f %7s", st.pass_ghz[k], "");
+    printf("\n");
+    for (size_t i = 0; i < st.n; i++) {
+        const xcg_case_t *c = &st.cs[i];
+        bool probe = c->role == XCG_PROBE_READ || c->role == XCG_PROBE_WRITE;
+        printf("%-22s", c->id);
+        for (uint32_t k = 0; k < st.passes; k++) {
+            printf(" %11.2f", c->native_gib[k]);
+            if (probe)
+                printf(" %7s", "-");
+            else
+                printf(" %7.2f", c->model_gib[k]);
+        }
+        if (probe)
+            printf(" %8s\n", "-");
+        else
+            printf(" %8.2f\n", c->model_file_gib);
+    }
+    xcg_gain_t g[XCG_CASES_MAX];
+    size_t ng = xcg_gains(&st, g, XCG_CASES_MAX);
+    const xcg_case_t *base = NULL;
+    for (size_t i = 0; i < st.n; i++)
+        if (st.cs[i].role == XCG_BASE)
+            base = &st.cs[i];
+    printf("\n%-22s %16s %16s %8s %8s  %s\n", "gain over", "native range", "model range", "model",
+           "file", "verdict");
+    size_t within = 0;
+    for (size_t i = 0; i < ng; i++) {
+        char nat[32], mod[32], name[64];
+        snprintf(nat, sizeof nat, "%.2f..%.2f", g[i].native_lo, g[i].native_hi);
+        snprintf(mod, sizeof mod, "%.2f..%.2f", g[i].model_lo, g[i].model_hi);
+        snprintf(name, sizeof name, "%s", g[i].way->id);
+        within += g[i].within;
+        printf("%-22s %16s %16s %8.2f %8.2f  %s\n", name, nat, mod, g[i].model_mean,
+               g[i].model_file,
+               g[i].within ? "within 15% of the native range" : "OUTSIDE 15% of the native range");
+    }
+    printf("summary: %zu gains over %s, %zu within 15%% of their native range (passes: %u)\n", ng,
+           base ? base->id : "-", within, st.passes);
+    int rc = 0;
+    if (a->outp && xcg_write_csv(a->outp, &st, m->name, err, sizeof err)) {
+        errorf("%s", err);
+        rc = CMD_EXIT_RUNTIME;
+    }
+    if (fflush(stdout) != 0)
+        rc = CMD_EXIT_RUNTIME;
+    return rc;
+}
+
 int cmd_crosscheck_main(int argc, char **argv)
 {
     static const cli_opt_t opts[] = {CLI_O_QUICK,     CLI_O_REPEAT,    CLI_O_CPU,   CLI_O_JOBS,
                                      CLI_O_OUTPUT,    CLI_O_EMIT_DATA, CLI_O_CLOCK, CLI_O_CI,
-                                     CLI_O_REMEASURE, CLI_O_QUIET,     CLI_O_END};
-    static const char *const keys[] = {"machine", "set", "libc", NULL};
+                                     CLI_O_REMEASURE, CLI_O_QUIET,     CLI_O_GAINS, CLI_O_PASSES,
+                                     CLI_O_END};
+    static const char *const keys[] = {"machine", "set", "libc", "size", NULL};
     static xc_args_t a;
     memset(&a, 0, sizeof a);
     point_init(&a.point);
@@ -146,6 +260,7 @@ int cmd_crosscheck_main(int argc, char **argv)
     a.threads = sysconf(_SC_NPROCESSORS_ONLN);
     a.ci_pct = 5;
     a.remeasure_s = 45;
+    a.passes = XCG_DEFAULT_PASSES;
     char why[512];
     cli_spec_t spec = {opts, keys, &a.point, on_option, &a, NULL};
     switch (cli_parse(argc, argv, &spec, why, sizeof why)) {
@@ -165,6 +280,15 @@ int cmd_crosscheck_main(int argc, char **argv)
     double ci_pct = a.ci_pct, remeasure_s = a.remeasure_s;
     if (!machine) {
         errorf("--machine is required; see 'clearsim machines'");
+        return CMD_EXIT_USAGE;
+    }
+    const bool size_given = a.point.given & (1u << (point_option_find("size") - point_options));
+    if (!a.gains && (size_given || a.passes_given)) {
+        errorf("%s applies only with --gains", size_given ? "--size" : "--passes");
+        return CMD_EXIT_USAGE;
+    }
+    if (a.gains && (datap || quick)) {
+        errorf("%s does not apply with --gains", datap ? "--emit-data" : "--quick");
         return CMD_EXIT_USAGE;
     }
     if (datap && (a.point.n_set || a.point.libc[0])) {
@@ -191,6 +315,11 @@ int cmd_crosscheck_main(int argc, char **argv)
         errorf("%s", err);
         cfg_machine_destroy(m);
         return CMD_EXIT_RUNTIME;
+    }
+    if (a.gains) {
+        int grc = gains_main(&a, m, &h, size_given ? a.point.spec.size_bytes : 0);
+        cfg_machine_destroy(m);
+        return grc;
     }
     static xc_case_t cs[XC_CASES_MAX];
     size_t n = xc_build_sweep(m, &h, quick, cs);

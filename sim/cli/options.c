@@ -61,6 +61,8 @@ static const struct {
     {CLI_O_QUICK, "quick", 0, false},
     {CLI_O_CI, "ci", 0, true},
     {CLI_O_REMEASURE, "remeasure", 0, true},
+    {CLI_O_GAINS, "gains", 0, false},
+    {CLI_O_PASSES, "passes", 0, true},
     {CLI_O_CLOCK, "clock", 0, true},
     {CLI_O_EMIT_DATA, "emit-data", 0, true},
     {CLI_O_BASE, "base", 0, true},
@@ -79,10 +81,10 @@ static const struct {
 };
 #define N_TABLE (sizeof cli_table / sizeof cli_table[0])
 
-const char *const cli_point_all[] = {"machine",  "workload",   "size",   "chunk",   "loops",
-                                     "function", "fill",       "caller", "page",    "fault",
-                                     "preempt",  "extent-cap", "exact",  "seed",    "set",
-                                     "thp",      "base-page",  "libc",   "no-bulk", NULL};
+const char *const cli_point_all[] = {
+    "machine", "workload", "size",      "chunk",   "loops",      "function",      "fill",
+    "caller",  "page",     "fault",     "preempt", "extent-cap", "exact",         "seed",
+    "set",     "thp",      "base-page", "libc",    "no-bulk",    "fault-subpage", NULL};
 
 /* getopt values: a short name's own char; long-only options from 0x100: the
  * command's own at 0x100 + table index, a run point's at 0x200 + index. */
@@ -370,8 +372,9 @@ int cli_parse_native(int argc, char **argv, cli_native_t *out, char *err, size_t
 {
     static const cli_opt_t opts[] = {CLI_O_FORMAT,  CLI_O_OUTPUT, CLI_O_REPEAT, CLI_O_CPU,
                                      CLI_O_WARM_UP, CLI_O_QUIET,  CLI_O_END};
-    static const char *const keys[] = {"workload", "size", "chunk", "loops",   "function",   "fill",
-                                       "caller",   "page", "fault", "preempt", "extent-cap", NULL};
+    static const char *const keys[] = {"workload",   "size",          "chunk", "loops", "function",
+                                       "fill",       "caller",        "page",  "fault", "preempt",
+                                       "extent-cap", "fault-subpage", NULL};
     memset(out, 0, sizeof *out);
     cli_run_init(&out->run);
     out->repeat = NATIVE_REPEAT_DEFAULT;

@@ -62,6 +62,8 @@ typedef enum cli_opt {
     CLI_O_QUICK,
     CLI_O_CI,
     CLI_O_REMEASURE,
+    CLI_O_GAINS,  /* --gains (crosscheck) */
+    CLI_O_PASSES, /* --passes N (crosscheck --gains) */
     CLI_O_CLOCK,
     CLI_O_EMIT_DATA,
     CLI_O_BASE,

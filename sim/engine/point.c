@@ -18,11 +18,13 @@
 #include "sim/machine/units.h"
 
 const point_option_t point_options[] = {
-    {"machine", 0, true},   {"workload", 0, true},   {"size", 's', true},   {"chunk", 'k', true},
-    {"loops", 'l', true},   {"function", 'f', true}, {"fill", 0, true},     {"caller", 0, true},
-    {"page", 'p', true},    {"fault", 0, true},      {"preempt", 0, true},  {"extent-cap", 0, true},
-    {"exact", 0, false},    {"seed", 0, true},       {"set", 0, true},      {"thp", 0, true},
-    {"base-page", 0, true}, {"libc", 0, true},       {"no-bulk", 0, false}, {NULL, 0, false},
+    {"machine", 0, true},  {"workload", 0, true},      {"size", 's', true},
+    {"chunk", 'k', true},  {"loops", 'l', true},       {"function", 'f', true},
+    {"fill", 0, true},     {"caller", 0, true},        {"page", 'p', true},
+    {"fault", 0, true},    {"preempt", 0, true},       {"extent-cap", 0, true},
+    {"exact", 0, false},   {"seed", 0, true},          {"set", 0, true},
+    {"thp", 0, true},      {"base-page", 0, true},     {"libc", 0, true},
+    {"no-bulk", 0, false}, {"fault-subpage", 0, true}, {NULL, 0, false},
 };
 
 void point_init(run_point_t *p)
@@ -262,6 +264,10 @@ int point_set(run_point_t *p, const char *key, const char *value, char *err, siz
         if (optval_size("--extent-cap", arg, &v, err, errlen))
             return -1;
         s->extent_cap_bytes = v;
+    } else if (strcmp(key, "fault-subpage") == 0) {
+        if (optval_uint("--fault-subpage", arg, 0, (1u << 18) - 1, &v, err, errlen))
+            return -1;
+        s->fault_subpage = v;
     } else if (strcmp(key, "exact") == 0) {
         p->opts.exact = true;
     } else if (strcmp(key, "no-bulk") == 0) {
@@ -302,17 +308,19 @@ static const struct {
     const char *option;
     unsigned to;
     const char *which; /* the workloads, for the message */
+    int memset_caller; /* also memset with this caller (-1: none) */
 } applies[] = {
-    {"chunk", APPLY_MEMSET, "memset, store, ntstore, linezero, fence and startup"},
+    {"chunk", APPLY_MEMSET, "memset, store, ntstore, linezero, fence and startup", -1},
     {"fill", APPLY_MEMSET | APPLY_COPY,
-     "memset, store, ntstore, linezero, fence and startup (and copy)"},
-    {"caller", APPLY_MEMSET | APPLY_MMAP, "clearing"},
-    {"fault", APPLY_MMAP, "mmap and fault"},
-    {"preempt", APPLY_MMAP, "mmap and fault"},
-    {"extent-cap", APPLY_MMAP, "mmap and fault"},
-    {"thp", APPLY_MMAP, "mmap and fault"},
-    {"base-page", APPLY_MMAP, "mmap and fault"},
-    {"libc", APPLY_MEMSET, "memset, store, ntstore, linezero, fence and startup"},
+     "memset, store, ntstore, linezero, fence and startup (and copy)", -1},
+    {"caller", APPLY_MEMSET | APPLY_MMAP, "clearing", -1},
+    {"fault", APPLY_MMAP, "mmap and fault", -1},
+    {"preempt", APPLY_MMAP, "mmap and fault", WL_CALLER_EXTENT},
+    {"extent-cap", APPLY_MMAP, "mmap and fault", WL_CALLER_EXTENT},
+    {"fault-subpage", 0, "", WL_CALLER_PAGE},
+    {"thp", APPLY_MMAP, "mmap and fault", -1},
+    {"base-page", APPLY_MMAP, "mmap and fault", -1},
+    {"libc", APPLY_MEMSET, "memset, store, ntstore, linezero, fence and startup", -1},
 };
 
 int point_check_applies(const run_point_t *p, char *err, size_t errlen)
@@ -322,8 +330,22 @@ int point_check_applies(const run_point_t *p, char *err, size_t errlen)
         const point_option_t *o = point_option_find(applies[i].option);
         if (!(p->given & (1u << (o - point_options))) || (applies[i].to & to))
             continue;
-        return errbuf_set(err, errlen, "--%s applies only to the %s workloads, not to %s", o->name,
-                          applies[i].which, wl_kind_name(p->spec.kind));
+        const int mc = applies[i].memset_caller;
+        if (mc >= 0 && p->spec.kind == WL_MEMSET && p->spec.caller == (wl_caller_t)mc)
+            continue;
+        if (mc < 0)
+            return errbuf_set(err, errlen, "--%s applies only to the %s workloads, not to %s",
+                              o->name, applies[i].which, wl_kind_name(p->spec.kind));
+        const char *kind = wl_kind_name(p->spec.kind);
+        if (p->spec.kind == WL_MEMSET)
+            return errbuf_set(err, errlen,
+                              "--%s applies only to %s%smemset --caller %s, not to "
+                              "memset --caller %s",
+                              o->name, applies[i].which, applies[i].to ? " workloads and to " : "",
+                              wl_caller_name((wl_caller_t)mc), wl_caller_name(p->spec.caller));
+        return errbuf_set(err, errlen, "--%s applies only to %s%smemset --caller %s, not to %s",
+                          o->name, applies[i].which, applies[i].to ? " workloads and to " : "",
+                          wl_caller_name((wl_caller_t)mc), kind);
     }
     return 0;
 }

@@ -7,12 +7,18 @@
  *    whose trace is the given trace_t, in the order kernels/callers.c gives.
  *    Each call is bracketed by TRACE_CALL_BEGIN / TRACE_CALL_END (addr, bytes
  *    = len, count 0: the model charges core.call_cycles); reschedule points
- *    become TRACE_RESCHED.
+ *    become TRACE_RESCHED under every preemption model: os.resched stands
+ *    for the page-at-a-time loop's own work per subpage (cond_resched(),
+ *    which is a no-op under full and lazy, and the folio_page / kmap /
+ *    clear_user_highpage calls around clear_page()), as the calibrated
+ *    files fitted it.
  *  - memset: warm-up = one call over the whole buffer with fill 0xff (perf
  *    bench prefaults the buffer this way; a zero-only kernel still writes
- *    zeros), then flush + WL_MARK_ROI_BEGIN, then `loops` passes: caller
- *    chunked = chunk-byte calls (the last may be shorter), caller repeat =
- *    one whole-buffer call. WL_MARK_PERIOD after each call, WL_MARK_LOOP
+ *    zeros), then flush + WL_MARK_ROI_BEGIN, then `loops` passes of
+ *    wl_memset_pass(): caller chunked = chunk-byte calls (the last may be
+ *    shorter), caller repeat = one whole-buffer call, callers page and extent
+ *    = the kernel's folio callers over each page_bytes folio, with no
+ *    reschedule points (user space). WL_MARK_PERIOD after each call, WL_MARK_LOOP
  *    after each pass. With reuse_bytes, each measured call is followed
  *    (before its WL_MARK_PERIOD) by the consumer's touch of what it cleared:
  *    one 8-byte TRACE_LOAD at the start of each line of the first
@@ -244,11 +250,42 @@ int wl_validate(const wl_spec_t *s, const machine_t *m, char *err, size_t errlen
             unit_format_size(s->page_bytes, a, sizeof a);
             return errbuf_set(err, errlen, "--page %s: must be 4KB, 2MB or 1GB", a);
         }
-        if (s->caller != WL_CALLER_CHUNKED && s->caller != WL_CALLER_REPEAT)
+        if ((s->caller == WL_CALLER_PAGE || s->caller == WL_CALLER_EXTENT) &&
+            s->page_bytes == (4ull << 10))
             return errbuf_set(err, errlen,
-                              "--caller %s is not valid for the memset workload (use chunked or "
-                              "repeat)",
+                              "--caller %s clears the buffer folio by folio: give the folio with "
+                              "--page 2MB or 1GB",
                               wl_caller_name(s->caller));
+        if (s->caller == WL_CALLER_PAGE || s->caller == WL_CALLER_EXTENT) {
+            if (s->size_bytes % s->page_bytes) {
+                unit_format_size(s->size_bytes, a, sizeof a);
+                unit_format_size(s->page_bytes, b, sizeof b);
+                return errbuf_set(err, errlen,
+                                  "--size %s is not a multiple of the folio (--page %s)", a, b);
+            }
+            if (s->chunk_bytes)
+                return errbuf_set(err, errlen,
+                                  "--chunk applies only to --caller chunked (--caller %s clears "
+                                  "folio by folio)",
+                                  wl_caller_name(s->caller));
+        }
+        if (s->fault_subpage && (s->caller != WL_CALLER_PAGE ||
+                                 s->fault_subpage >= s->page_bytes / CALLER_SUBPAGE_BYTES)) {
+            if (s->caller != WL_CALLER_PAGE)
+                return errbuf_set(err, errlen, "--fault-subpage applies only to --caller page");
+            unit_format_size(s->page_bytes, a, sizeof a);
+            return errbuf_set(err, errlen, "--fault-subpage %llu: a %s folio has subpages 0..%llu",
+                              (unsigned long long)s->fault_subpage, a,
+                              (unsigned long long)(s->page_bytes / CALLER_SUBPAGE_BYTES - 1));
+        }
+        if ((s->caller == WL_CALLER_EXTENT) &&
+            (s->extent_cap_bytes == 0 || s->extent_cap_bytes % CALLER_SUBPAGE_BYTES)) {
+            unit_format_size(s->extent_cap_bytes, a, sizeof a);
+            return errbuf_set(err, errlen,
+                              "--extent-cap %s: must be a non-zero multiple of the base page "
+                              "(4KiB)",
+                              a);
+        }
         if (s->chunk_bytes > s->size_bytes) {
             unit_format_size(s->chunk_bytes, a, sizeof a);
             unit_format_size(s->size_bytes, b, sizeof b);
@@ -425,7 +462,7 @@ static void on_resched(void *ctx)
     emit(r->k.trace, TRACE_RESCHED, 0, 0, 0, 0, 0);
 }
 
-static void trace_memset(const wl_spec_t *s, wl_run_t *r, const caller_cb_t *cb)
+static void trace_memset(const wl_spec_t *s, const machine_t *m, wl_run_t *r, const caller_cb_t *cb)
 {
     /* warm-up: prefault / warm the buffer as perf bench does */
     r->fill = 0xff;
@@ -441,10 +478,7 @@ static void trace_memset(const wl_spec_t *s, wl_run_t *r, const caller_cb_t *cb)
     r->delay_base = s->base_addr + WL_DELAY_ADDR_OFFSET;
     r->delay_off = 0;
     for (uint32_t l = 0; l < s->loops && !trace_error(r->k.trace); l++) {
-        if (s->caller == WL_CALLER_REPEAT)
-            on_clear(r, s->base_addr, s->size_bytes);
-        else
-            caller_chunked(s->base_addr, s->size_bytes, s->chunk_bytes, cb);
+        wl_memset_pass(s, m, s->base_addr, cb);
         mark(r, WL_MARK_LOOP);
     }
 }
@@ -458,6 +492,27 @@ static void clear_folio(const wl_spec_t *s, const machine_t *m, uint64_t folio,
         caller_page(folio, folio_bytes, folio, s->base_page_bytes, wl_max_order_pages(s, m), cb);
     else
         caller_extent(folio, folio_bytes, s->preempt, s->extent_cap_bytes, cb);
+}
+
+void wl_memset_pass(const wl_spec_t *s, const machine_t *m, uint64_t addr, const caller_cb_t *cb)
+{
+    if (s->caller == WL_CALLER_REPEAT) {
+        cb->clear(cb->ctx, addr, s->size_bytes);
+        return;
+    }
+    if (s->caller == WL_CALLER_CHUNKED) {
+        caller_chunked(addr, s->size_bytes, s->chunk_bytes, cb);
+        return;
+    }
+    const caller_cb_t user = {.clear = cb->clear, .resched = NULL, .ctx = cb->ctx};
+    for (uint64_t off = 0; off < s->size_bytes; off += s->page_bytes) {
+        const uint64_t folio = addr + off;
+        if (s->caller == WL_CALLER_PAGE)
+            caller_page(folio, s->page_bytes, folio + s->fault_subpage * CALLER_SUBPAGE_BYTES,
+                        CALLER_SUBPAGE_BYTES, wl_max_order_pages(s, m), &user);
+        else
+            caller_extent(folio, s->page_bytes, s->preempt, s->extent_cap_bytes, &user);
+    }
 }
 
 static void count_call(void *ctx, uint64_t addr, uint64_t len)
@@ -551,7 +606,7 @@ int wl_trace(const wl_spec_t *s, const machine_t *m, trace_t *t, wl_mark_fn mark
         return wl_trace_bench(s, m, t, mark_fn, mark_ctx, err, errlen);
     caller_cb_t cb = {.clear = on_clear, .resched = on_resched, .ctx = &r};
     if (wl_base_kind(s->kind) == WL_MEMSET)
-        trace_memset(s, &r, &cb);
+        trace_memset(s, m, &r, &cb);
     else
         trace_mmap(s, m, &r, &cb);
     trace_flush(t);

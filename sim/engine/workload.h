@@ -78,13 +78,17 @@ typedef struct wl_spec {
     uint64_t chunk_bytes;      /* --chunk (memset; 0 = size) */
     uint32_t loops;            /* --loops */
     uint32_t fill;             /* --fill, 0..255 */
-    wl_caller_t caller;        /* memset: chunked (default) | repeat; mmap: page | extent */
+    wl_caller_t caller;        /* memset: chunked (default) | repeat | page | extent (the
+                                * kernel's folio callers over page_bytes folios); mmap:
+                                * page | extent */
     wl_fault_t fault;          /* mmap: --fault */
     uint64_t page_bytes;       /* mmap: --page (the base page, or a hugetlb size); memset: 4 KiB */
     uint64_t base_page_bytes;  /* mmap: --base-page 4KB | 16KB | 64KB (16 and 64: arm64) */
     wl_thp_t thp;              /* mmap: --thp; with base pages, always faults PMD folios */
-    caller_preempt_t preempt;  /* mmap: --preempt */
-    uint64_t extent_cap_bytes; /* mmap: --extent-cap */
+    caller_preempt_t preempt;  /* mmap, memset extent: --preempt */
+    uint64_t fault_subpage;    /* memset page: the subpage the fault hit (--fault-subpage);
+                                * process_huge_page() clears it last */
+    uint64_t extent_cap_bytes; /* mmap, memset extent: --extent-cap */
     uint64_t base_addr;        /* simulated address of the buffer (page-size aligned) */
     uint64_t reuse_bytes;      /* memset: after each measured call, the consumer loads the
                                 * first min(reuse_bytes, call length) bytes the call
@@ -129,6 +133,15 @@ typedef uint64_t (*wl_mark_fn)(void *ctx, wl_mark_t mark);
  *  - base pages, THP never, or madvise (perf bench mem mmap does not call
  *    madvise(MADV_HUGEPAGE), so its region is not advised): a base page. */
 uint64_t wl_folio_bytes(const wl_spec_t *s, uint64_t off);
+/* One pass of the memset workload over the buffer at addr (s->size_bytes), as
+ * calls through cb: chunked (chunk-byte calls), repeat (one call), or the
+ * kernel's folio callers, folio by folio (page_bytes each): page (subpages in
+ * process_huge_page() order for a fault at fault_subpage; ascending for a
+ * gigantic folio) or extent (capped under none/voluntary). The memset
+ * workload runs in user space, so it takes no reschedule points: cb->resched
+ * is not called (the mmap workload's faults keep them). The one definition of
+ * the pass for the trace and the native runs. m may be NULL (native). */
+void wl_memset_pass(const wl_spec_t *s, const machine_t *m, uint64_t addr, const caller_cb_t *cb);
 /* The mmap workload's kernel calls per loop: each folio's calls through the
  * caller (m may be NULL: the default MAX_PAGE_ORDER). */
 uint64_t wl_mmap_calls(const wl_spec_t *s, const machine_t *m);

@@ -211,16 +211,12 @@ static void on_clear(void *ctx, uint64_t addr, uint64_t len)
     w->k->native((void *)(uintptr_t)addr, (size_t)len, w->fill);
 }
 
-/* One pass over the buffer through the caller. */
+/* One pass over the buffer through the caller (the same pass the trace
+ * makes). */
 static void memset_pass(wl_native_t *w)
 {
-    const wl_spec_t *s = w->s;
-    if (s->caller == WL_CALLER_REPEAT) {
-        w->k->native(w->buf.p, (size_t)s->size_bytes, w->fill);
-        return;
-    }
-    caller_cb_t cb = {.clear = on_clear, .resched = NULL, .ctx = w};
-    caller_chunked((uint64_t)(uintptr_t)w->buf.p, s->size_bytes, s->chunk_bytes, &cb);
+    const caller_cb_t cb = {.clear = on_clear, .resched = NULL, .ctx = w};
+    wl_memset_pass(w->s, NULL, (uint64_t)(uintptr_t)w->buf.p, &cb);
 }
 
 /* load, copy, latency: `loops` passes of the microbenchmark kernel, one

@@ -140,6 +140,9 @@ static const cfg_key_t keys[] = {
     KEY("string.ordered_end", CFG_T_BOOL, string_ordered_end, DEF("false"), 0, 0, FIX, NULL,
         "a string op completes only when its lines are committed (fast-string stores are "
         "unordered within the op, ordered with later stores); string engine"),
+    KEY("string.end_wait", CFG_T_ENUM, string_end_wait, DEF("commit"), 0, 0, FIX, "commit|answer",
+        "with string.ordered_end: the op ends when its lines are committed, or answered (the "
+        "sooner of the commit and one memory.latency after the line's request)"),
     KEY("string.rfo", CFG_T_BOOL, string_rfo, DEF("true"), 0, 0, FIX, NULL,
         "allocating string stores read the line first (false: ownership without a read)"),
     KEY("string.l1_fill_buffers", CFG_T_BOOL, string_l1_slots, DEF("true"), 0, 0, FIX, NULL,

@@ -239,6 +239,20 @@ int report_text(FILE *out, const run_result_t *r, const native_result_t *n, char
                     "# (those describe the simulated kernel; here Linux %s clears the pages, "
                     "preemption '%s' from %s)\n",
                     n->kernel_release, n->kernel_preempt, n->preempt_source);
+    } else if (r->spec.caller == WL_CALLER_PAGE || r->spec.caller == WL_CALLER_EXTENT) {
+        /* the kernel's folio callers over the prefaulted buffer */
+        text_size(r->spec.page_bytes, b, sizeof b);
+        text_size(r->spec.extent_cap_bytes, c, sizeof c);
+        fprintf(out, "# %s %s bytes folio by folio (%s folios), %" PRIu64 " loop%s ...\n",
+                text_verb(r->spec.kind), a, b, loops, loops == 1 ? "" : "s");
+        if (r->spec.caller == WL_CALLER_PAGE)
+            fprintf(out,
+                    "# caller 'page': 4 KiB calls in process_huge_page order, fault at subpage "
+                    "%" PRIu64 "\n",
+                    r->spec.fault_subpage);
+        else
+            fprintf(out, "# caller 'extent', preempt '%s', extent cap %s\n",
+                    top_str(row, "preempt"), c);
     } else {
         uint64_t chunk = top_u64(row, "chunk_bytes");
         if (chunk == 0)

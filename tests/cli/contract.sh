@@ -8,11 +8,11 @@ need_python
 M=zen3-epyc-7j13
 
 # options that do not apply to the workload: exit 2, naming the option and the workload
-expect_error 2 "--preempt applies only to the mmap and fault workloads, not to memset" \
+expect_error 2 "--preempt applies only to mmap and fault workloads and to memset --caller extent, not to memset --caller chunked" \
     run --machine $M --preempt full
 expect_error 2 "--fault applies only to the mmap and fault workloads, not to memset" \
     run --machine $M --fault populate
-expect_error 2 "--extent-cap applies only to the mmap and fault workloads, not to memset" \
+expect_error 2 "--extent-cap applies only to mmap and fault workloads and to memset --caller extent, not to memset --caller chunked" \
     run --machine $M --extent-cap 2MB
 expect_error 2 "--chunk applies only to the memset" run --machine $M --workload mmap -k 4KB
 expect_error 2 "--fill applies only to the memset" run --machine $M --workload mmap --fill 1
@@ -20,7 +20,7 @@ expect_error 2 "--caller applies only to the clearing workloads" \
     run --machine $M --workload load --caller repeat
 expect_error 2 "--libc applies only to the memset" run --machine $M --workload mmap --libc glibc-2.36
 # native checks the same before it measures anything
-expect_error 2 "--preempt applies only to the mmap and fault workloads, not to memset" \
+expect_error 2 "--preempt applies only to mmap and fault workloads and to memset --caller extent, not to memset --caller chunked" \
     native --preempt full
 # -p is memset's buffer page, as perf bench mem memset -p: accepted and documented
 cs run --machine $M -s 64MB -k 4KB -p 2MB -q

@@ -230,7 +230,7 @@ n=$("$CLEARSIM_BIN" machines --format json | python3 -c 'import json,sys; print(
 # an option that does not apply to a swept workload fails its points
 cs sweep --machine zen3-epyc-7j13 --preempt full --sweep workload=memset,mmap -q --keep-going
 [[ $RC -eq 1 ]] || fail "--preempt on memset points: exit $RC"
-grep -q "preempt applies only to the mmap and fault workloads, not to memset" "$ERR" ||
+grep -q "preempt applies only to mmap and fault workloads and to memset --caller extent, not to memset" "$ERR" ||
     fail "--preempt on memset points: no reason"
 
 # function=all: a point that fails for another reason than its machine still fails
@@ -250,7 +250,7 @@ EOF
 expect_error 2 "function=all lists the functions of one workload" \
     sweep --machine zen3-epyc-7j13 --sweep function=all --sweep workload=memset,load
 # options that do not apply: a usage error before any point runs
-expect_error 2 "--preempt applies only to the mmap and fault workloads, not to memset" \
+expect_error 2 "--preempt applies only to mmap and fault workloads and to memset --caller extent, not to memset --caller chunked" \
     sweep --machine zen3-epyc-7j13 --preempt full --sweep size=4KB,8KB
 expect_error 2 "--fault applies only to the mmap and fault workloads, not to memset" \
     sweep --machine zen3-epyc-7j13 --sweep fault=demand,populate

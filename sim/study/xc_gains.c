@@ -1,0 +1,316 @@
+/*
+ * xc_gains.c - the folio-clearing gains, natively and in the model at the
+ * host's measured state (see xc_gains.h).
+ */
+#include "sim/study/xc_gains.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+#include "kernels/kernels.h"
+#include "models/base/errbuf.h"
+#include "sim/engine/run.h"
+#include "sim/host/native_run.h"
+#include "sim/machine/cfg.h"
+#include "sim/machine/units.h"
+#include "sim/output/outfile.h"
+#include "sim/output/pool.h"
+#include "sim/study/crosscheck.h"
+
+#define FOLIO_BYTES (2ull << 20)
+
+/* A kernel both the host and the machine run. */
+static bool both_run(const char *fn, const machine_t *m, const host_info_t *h)
+{
+    char why[256];
+    const kern_info_t *k = kern_find(fn);
+    return k && kern_native_supported(k, h->isa, h->features, host_name(h), why, sizeof why) &&
+           wl_function_of(WL_MEMSET, fn, m);
+}
+
+static void add(xcg_study_t *st, xcg_role_t role, const char *id, wl_kind_t kind, const char *fn,
+                wl_caller_t caller, uint64_t size, uint32_t fill)
+{
+    if (st->n >= XCG_CASES_MAX)
+        return;
+    xcg_case_t *c = &st->cs[st->n++];
+    memset(c, 0, sizeof *c);
+    c->role = role;
+    snprintf(c->id, sizeof c->id, "%s", id);
+    wl_spec_t *s = &c->spec;
+    wl_spec_init(s);
+    s->kind = kind;
+    snprintf(s->function, sizeof s->function, "%s", fn);
+    s->caller = caller;
+    s->page_bytes = FOLIO_BYTES;
+    s->size_bytes = size;
+    s->fill = fill;
+    s->preempt = CALLER_PREEMPT_LAZY;
+    char sz[32];
+    unit_format_size(size, sz, sizeof sz);
+    if (kind == WL_MEMSET)
+        snprintf(c->args, sizeof c->args, "--workload memset --caller %s%s --page 2MB -s %s -f %s",
+                 wl_caller_name(caller), caller == WL_CALLER_EXTENT ? " --preempt lazy" : "", sz,
+                 fn);
+    else
+        snprintf(c->args, sizeof c->args, "--workload %s --page 2MB -s %s -f %s --fill %u",
+                 wl_kind_name(kind), sz, fn, fill);
+}
+
+size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint64_t size_bytes,
+                 char *why, size_t whylen)
+{
+    memset(st, 0, sizeof *st);
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(st->started_utc, sizeof st->started_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (size_bytes == 0)
+        size_bytes = XCG_DEFAULT_BYTES;
+    if (size_bytes % FOLIO_BYTES) {
+        errbuf_set(why, whylen, "the gains' size must be a multiple of 2 MiB");
+        return 0;
+    }
+    if (strcmp(h->thp_mode, "always") && strcmp(h->thp_mode, "madvise") &&
+        host_hugepages_free(h, FOLIO_BYTES) == 0) {
+        errbuf_set(why, whylen,
+                   "the folio gains need 2 MiB pages: THP is '%s' and no hugetlb pages are "
+                   "reserved",
+                   h->thp_mode[0] ? h->thp_mode : "unknown");
+        return 0;
+    }
+    /* the probes: the widest load and non-temporal store the host has */
+    static const char *const loads[] = {"load64", "load32", "load8", "load_q32", "load_x16"};
+    static const char *const nts[] = {"avx512_nt", "movnti", "stnp"};
+    char w[256];
+    for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++) {
+        const kern_bench_t *b = kern_bench_find(loads[i]);
+        if (b && kern_bench_native_supported(b, h->isa, h->features, host_name(h), w, sizeof w)) {
+            add(st, XCG_PROBE_READ, "probe-read", WL_LOAD, loads[i], WL_CALLER_REPEAT,
+                XCG_PROBE_BYTES, 0);
+            break;
+        }
+    }
+    for (size_t i = 0; i < sizeof nts / sizeof nts[0]; i++)
+        if (both_run(nts[i], m, h)) {
+            add(st, XCG_PROBE_WRITE, "probe-write", WL_NTSTORE, nts[i], WL_CALLER_REPEAT,
+                XCG_PROBE_BYTES, 0x5a);
+            break;
+        }
+    if (st->n != 2) {
+        errbuf_set(why, whylen, "no load or non-temporal store kernel for the probes runs here");
+        st->n = 0;
+        return 0;
+    }
+    /* the base: the kernel's clear_page (ERMS, REP_GOOD, the fallback; arm64
+     * DC ZVA, else STNP), page-at-a-time */
+    static const char *const bases[] = {"rep_stosb", "rep_stosq", "unrolled", "dc_zva", "stnp"};
+    const char *base = NULL;
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0] && !base; i++) {
+        if (strcmp(bases[i], "rep_stosb") == 0 && !(h->features & MACHINE_FEAT_ERMS))
+            continue;
+        if (strcmp(bases[i], "rep_stosq") == 0 && !(h->features & MACHINE_FEAT_REP_GOOD))
+            continue;
+        if (both_run(bases[i], m, h))
+            base = bases[i];
+    }
+    if (!base) {
+        errbuf_set(why, whylen, "no clear_page kernel runs both here and on machine '%s'", m->name);
+        st->n = 0;
+        return 0;
+    }
+    char id[48];
+    snprintf(id, sizeof id, "page-%s", base);
+    add(st, XCG_BASE, id, WL_MEMSET, base, WL_CALLER_PAGE, size_bytes, 0);
+    /* the ways: one call per folio with the base's kernel and each
+     * non-temporal or line-zeroing kernel */
+    static const char *const ways[] = {"clzero", "movnti", "avx512_nt",
+                                       "dc_zva", "stnp",   "mops_nt"};
+    snprintf(id, sizeof id, "extent-%s", base);
+    add(st, XCG_WAY, id, WL_MEMSET, base, WL_CALLER_EXTENT, size_bytes, 0);
+    for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++)
+        if (strcmp(ways[i], base) && both_run(ways[i], m, h)) {
+            snprintf(id, sizeof id, "extent-%s", ways[i]);
+            add(st, XCG_WAY, id, WL_MEMSET, ways[i], WL_CALLER_EXTENT, size_bytes, 0);
+        }
+    return st->n;
+}
+
+int xcg_measure_pass(xcg_study_t *st, uint32_t pass, uint32_t repeat, long cpu,
+                     const xcg_case_t **failed)
+{
+    static native_result_t nr; /* large */
+    *failed = NULL;
+    if (pass >= XCG_PASSES_MAX)
+        return -1;
+    double ghz_sum = 0;
+    uint32_t ghz_n = 0;
+    for (size_t k = 0; k < st->n; k++) {
+        xcg_case_t *c = &st->cs[(k + pass) % st->n]; /* rotated by one each pass */
+        native_opts_t no;
+        native_opts_init(&no);
+        no.repeat = repeat;
+        no.cpu = (int32_t)cpu;
+        no.counters = false;
+        int rc = native_run(&c->spec, &no, &nr, c->why, sizeof c->why);
+        if (rc) {
+            *failed = c;
+            return rc;
+        }
+        double sum = 0;
+        uint32_t runs = 0;
+        for (uint32_t r = 0; r < repeat; r++)
+            if (nr.run_seconds[r] > 0) {
+                sum += (double)nr.run.bytes / nr.run_seconds[r];
+                runs++;
+            }
+        c->native_gib[pass] = runs ? sum / runs / GIB : NAN;
+        double before = nr.clock_ghz_before, after = nr.clock_ghz_after;
+        c->clock_ghz[pass] = before > 0 && after > 0 ? (before + after) / 2 : 0;
+        if (c->clock_ghz[pass] > 0) {
+            ghz_sum += c->clock_ghz[pass];
+            ghz_n++;
+        }
+    }
+    st->pass_ghz[pass] = ghz_n ? ghz_sum / ghz_n : 0;
+    st->passes = pass + 1 > st->passes ? pass + 1 : st->passes;
+    return 0;
+}
+
+/* ---------------------------------------------------------- predictions */
+
+typedef struct xcg_pool {
+    xcg_study_t *st;
+    const machine_t *m;
+    bool at_file_clock;
+} xcg_pool_t;
+
+static const xcg_case_t *role_case(const xcg_study_t *st, xcg_role_t role)
+{
+    for (size_t i = 0; i < st->n; i++)
+        if (st->cs[i].role == role)
+            return &st->cs[i];
+    return NULL;
+}
+
+/* Task i: pass i / n (n = the file's own figures), case i % n. */
+static void xcg_task(void *ctx, size_t i)
+{
+    xcg_pool_t *p = ctx;
+    xcg_study_t *st = p->st;
+    const size_t pass = i / st->n;
+    xcg_case_t *c = &st->cs[i % st->n];
+    static __thread run_result_t res; /* large: one per thread */
+    if (c->role == XCG_PROBE_READ || c->role == XCG_PROBE_WRITE)
+        return;
+    const bool own = pass == st->passes;
+    const char *set[MACHINE_SET_MAX];
+    char rd[MACHINE_SET_ARG_MAX], wr[MACHINE_SET_ARG_MAX];
+    size_t n = 0;
+    for (uint32_t j = 0; j < p->m->n_set && n + 2 < MACHINE_SET_MAX; j++)
+        set[n++] = p->m->set[j];
+    double ghz = 0;
+    if (!own) {
+        snprintf(rd, sizeof rd, "memory.read_bandwidth=%.4fGB/s",
+                 role_case(st, XCG_PROBE_READ)->native_gib[pass]);
+        snprintf(wr, sizeof wr, "memory.write_bandwidth=%.4fGB/s",
+                 role_case(st, XCG_PROBE_WRITE)->native_gib[pass]);
+        set[n++] = rd;
+        set[n++] = wr;
+        ghz = p->at_file_clock ? 0 : st->pass_ghz[pass];
+    }
+    char why[512] = "";
+    machine_t *mc = cfg_machine_load_set(p->m->path, ghz, set, n, why, sizeof why);
+    double *out = own ? &c->model_file_gib : &c->model_gib[pass];
+    *out = NAN;
+    if (!mc) {
+        snprintf(c->why, sizeof c->why, "%.*s", (int)sizeof c->why - 1, why);
+        return;
+    }
+    if (run_predict(mc, &c->spec, NULL, &res, why, sizeof why) == 0)
+        *out = res.bytes_per_sec / GIB;
+    else
+        snprintf(c->why, sizeof c->why, "%.*s", (int)sizeof c->why - 1, why);
+    cfg_machine_destroy(mc);
+}
+
+int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigned threads,
+                progress_t *pg, char *err, size_t errlen)
+{
+    xcg_pool_t p = {.st = st, .m = m, .at_file_clock = at_file_clock};
+    size_t tasks = (st->passes + 1) * st->n;
+    if (pool_run(tasks, threads, xcg_task, &p, pg, 0, err, errlen))
+        return -1;
+    for (size_t i = 0; i < st->n; i++) {
+        const xcg_case_t *c = &st->cs[i];
+        if (c->role == XCG_PROBE_READ || c->role == XCG_PROBE_WRITE)
+            continue;
+        bool bad = isnan(c->model_file_gib);
+        for (uint32_t k = 0; k < st->passes; k++)
+            bad |= isnan(c->model_gib[k]);
+        if (bad)
+            return errbuf_set(err, errlen, "%s: model: %s", c->id, c->why);
+    }
+    return 0;
+}
+
+size_t xcg_gains(const xcg_study_t *st, xcg_gain_t *out, size_t max)
+{
+    const xcg_case_t *base = role_case(st, XCG_BASE);
+    size_t n = 0;
+    if (!base || st->passes == 0)
+        return 0;
+    for (size_t i = 0; i < st->n && n < max; i++) {
+        const xcg_case_t *c = &st->cs[i];
+        if (c->role != XCG_WAY)
+            continue;
+        double nat[XCG_PASSES_MAX], mod[XCG_PASSES_MAX];
+        for (uint32_t k = 0; k < st->passes; k++) {
+            nat[k] = c->native_gib[k] / base->native_gib[k];
+            mod[k] = c->model_gib[k] / base->model_gib[k];
+        }
+        xcg_gain_t *g = &out[n++];
+        g->way = c;
+        gsl_stats_minmax(&g->native_lo, &g->native_hi, nat, 1, st->passes);
+        gsl_stats_minmax(&g->model_lo, &g->model_hi, mod, 1, st->passes);
+        g->native_mean = gsl_stats_mean(nat, 1, st->passes);
+        g->model_mean = gsl_stats_mean(mod, 1, st->passes);
+        g->model_file = c->model_file_gib / base->model_file_gib;
+        g->within = g->model_mean >= g->native_lo / (1 + XCG_TOLERANCE) &&
+                    g->model_mean <= g->native_hi * (1 + XCG_TOLERANCE);
+    }
+    return n;
+}
+
+int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, char *err,
+                  size_t errlen)
+{
+    outfile_t *of = outfile_open(path, err, errlen);
+    if (!of)
+        return -1;
+    FILE *f = outfile_fp(of);
+    const xcg_case_t *rd = role_case(st, XCG_PROBE_READ), *wr = role_case(st, XCG_PROBE_WRITE);
+    fprintf(f, "pass,case,role,machine,args,native_gib_per_s,model_gib_per_s,clock_ghz,"
+               "probe_read_gib_per_s,probe_write_gib_per_s,model_file_gib_per_s,started_utc\n");
+    static const char *const roles[] = {"probe-read", "probe-write", "base", "way"};
+    for (uint32_t k = 0; k < st->passes; k++)
+        for (size_t i = 0; i < st->n; i++) {
+            const xcg_case_t *c = &st->cs[i];
+            bool probe = c->role == XCG_PROBE_READ || c->role == XCG_PROBE_WRITE;
+            fprintf(f, "%u,%s,%s,%s,\"%s\",%.4f,", k, c->id, roles[c->role], machine, c->args,
+                    c->native_gib[k]);
+            if (probe)
+                fputs(",", f);
+            else
+                fprintf(f, "%.4f,", c->model_gib[k]);
+            fprintf(f, "%.3f,%.4f,%.4f,", c->clock_ghz[k], rd->native_gib[k], wr->native_gib[k]);
+            if (!probe)
+                fprintf(f, "%.4f", c->model_file_gib);
+            fprintf(f, ",%s\n", st->started_utc);
+        }
+    return outfile_commit(of, err, errlen);
+}

@@ -1,0 +1,108 @@
+/*
+ * xc_gains.h - the folio-clearing gains measured natively on this host and
+ * predicted by the model at the host's measured state: what `clearsim
+ * crosscheck --gains` prints and writes (issue 44).
+ *
+ * Notes
+ *  - The product is the gain: the ratio of two ways of clearing on one CPU.
+ *    The cases clear a prefaulted buffer (1 GiB by default) of 2 MiB folios
+ *    through the kernel's callers (memset --caller page|extent,
+ *    wl_memset_pass): the base is page-at-a-time with the host's clear_page
+ *    kernel (4 KiB calls in process_huge_page order), the ways are one call
+ *    per folio (extent, preempt lazy) with that kernel and with each
+ *    non-temporal and line-zeroing kernel both the host and the machine run.
+ *  - The host's state moves (a guest's write path has halved within half an
+ *    hour), so the cases are measured in interleaved passes, each with two
+ *    probes of the same footprint's memory: a DRAM read (the widest load,
+ *    512 MiB) and a DRAM write of data (the widest non-temporal store with
+ *    fill 0x5a, 512 MiB). Each pass's order is rotated by one.
+ *  - A gain's native figure is per pass (the way's rate over the base's in
+ *    the same pass); its range is the least and greatest over the passes.
+ *  - The model predicts each pass's cases with that pass's state: the
+ *    machine file with memory.read_bandwidth and memory.write_bandwidth set
+ *    to the probes' rates, at the clock measured around the pass (unless
+ *    --clock file). It also predicts them at the file's own memory figures.
+ *  - A gain is "within" when the model's mean gain over the passes lies in
+ *    the native range widened by XCG_TOLERANCE on each side (lo / (1 + t) ..
+ *    hi x (1 + t)).
+ *  - Library code: nothing is printed; errors come back as a reason.
+ *  - Units: rates in GiB/s (binary, perf's GB/sec), clocks in GHz.
+ */
+#ifndef CLEARSIM_XC_GAINS_H
+#define CLEARSIM_XC_GAINS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "models/base/machine.h"
+#include "sim/engine/progress.h"
+#include "sim/engine/workload.h"
+#include "sim/host/host.h"
+
+#define XCG_PASSES_MAX     16
+#define XCG_CASES_MAX      10
+#define XCG_TOLERANCE      0.15
+#define XCG_PROBE_BYTES    (512ull << 20)
+#define XCG_DEFAULT_BYTES  (1ull << 30)
+#define XCG_DEFAULT_PASSES 3
+
+typedef enum xcg_role {
+    XCG_PROBE_READ = 0, /* the pass's DRAM read rate */
+    XCG_PROBE_WRITE,    /* the pass's DRAM write rate for lines of data */
+    XCG_BASE,           /* page-at-a-time: every gain's denominator */
+    XCG_WAY,            /* one call per folio: a gain's numerator */
+} xcg_role_t;
+
+typedef struct xcg_case {
+    char id[48];
+    char args[200]; /* the equivalent `clearsim run` / `native` options */
+    xcg_role_t role;
+    wl_spec_t spec;
+    double native_gib[XCG_PASSES_MAX]; /* mean of the pass's timed runs */
+    double clock_ghz[XCG_PASSES_MAX];  /* around the case's runs in the pass, 0: unknown */
+    double model_gib[XCG_PASSES_MAX];  /* predicted at the pass's state */
+    double model_file_gib;             /* predicted at the file's own memory and clock */
+    char why[256];                     /* a native or model failure */
+} xcg_case_t;
+
+typedef struct xcg_study {
+    xcg_case_t cs[XCG_CASES_MAX];
+    size_t n;
+    uint32_t passes;                 /* passes measured */
+    double pass_ghz[XCG_PASSES_MAX]; /* the pass's mean clock, 0: unknown */
+    char started_utc[32];            /* ISO 8601 */
+} xcg_study_t;
+
+/* One gain over the passes. */
+typedef struct xcg_gain {
+    const xcg_case_t *way;
+    double native_lo, native_hi, native_mean;
+    double model_lo, model_hi, model_mean; /* at each pass's state */
+    double model_file;                     /* at the file's own memory figures */
+    bool within;                           /* model_mean inside the widened native range */
+} xcg_gain_t;
+
+/* The cases for this host and machine over size_bytes (a multiple of 2 MiB;
+ * 0: XCG_DEFAULT_BYTES). Returns the count, or 0 with *why set when the host
+ * has no 2 MiB pages or no clearing kernel that both run. */
+size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint64_t size_bytes,
+                 char *why, size_t whylen);
+/* Measure pass `pass` (0-based, < XCG_PASSES_MAX) of every case natively,
+ * `repeat` timed runs each, pinned to cpu (-1: where it runs). Returns 0,
+ * or native_run's code with the case's why set (*failed names it). */
+int xcg_measure_pass(xcg_study_t *st, uint32_t pass, uint32_t repeat, long cpu,
+                     const xcg_case_t **failed);
+/* Predict every case of every measured pass at that pass's state (at its
+ * clock unless at_file_clock), and at the file's own memory figures, with
+ * `threads` model runs at once. Returns 0, or -1 with a reason. */
+int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigned threads,
+                progress_t *pg, char *err, size_t errlen);
+/* The gains of the ways over the base, in case order; returns their count. */
+size_t xcg_gains(const xcg_study_t *st, xcg_gain_t *out, size_t max);
+/* The study as CSV (atomically): a row per pass and case (native and model
+ * GiB/s, the pass's clock and probes). Returns 0, or -1 with a reason. */
+int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, char *err,
+                  size_t errlen);
+
+#endif

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# crosscheck --gains on this host, small: 2 passes over 64 MiB of 2 MiB folios, one timed run a
+# case. The table has a row per case with a native and a model figure per pass; each gain's
+# native range is the least and greatest over the passes of the way's rate over the base's,
+# as recomputed here from the CSV, whose probes are the pass's figures; the model's figures per
+# pass are those of the machine file with the pass's probes as memory.read_bandwidth and
+# memory.write_bandwidth (`clearsim run` with the same --set, at the pass's clock, checked
+# for one case). Accuracy is not judged (it depends on the host's state: docs/MODEL.md
+# section 13). Usage errors: --passes and --size without --gains, --quick with it.
+#
+# Skips: a host without 2 MiB pages (THP or hugetlb) or one no bundled machine file matches;
+# sanitizer builds. Not timed.
+source "$(dirname "$0")/common.bash"
+need_python
+
+cs crosscheck --machine zen3-epyc-7j13 --passes 3
+[[ $RC -eq 2 ]] && grep -q -- "--passes applies only with --gains" "$ERR" ||
+    fail "--passes without --gains: exit $RC, $(head -c 200 "$ERR")"
+cs crosscheck --machine zen3-epyc-7j13 -s 64MB
+[[ $RC -eq 2 ]] && grep -q -- "--size applies only with --gains" "$ERR" ||
+    fail "--size without --gains: exit $RC, $(head -c 200 "$ERR")"
+cs crosscheck --machine zen3-epyc-7j13 --gains --quick
+[[ $RC -eq 2 ]] && grep -q -- "--quick does not apply with --gains" "$ERR" ||
+    fail "--gains --quick: exit $RC, $(head -c 200 "$ERR")"
+cs crosscheck --machine zen3-epyc-7j13 --gains --passes 1
+[[ $RC -eq 2 ]] && grep -q -- "--passes" "$ERR" || fail "--passes 1: exit $RC"
+
+if grep -qa -- '__asan_init' "$CLEARSIM_BIN"; then
+    skip "$CLEARSIM_BIN is a sanitizer build: the model's runs would take minutes"
+fi
+"$CLEARSIM_BIN" crosscheck --gains --machine host --passes 2 -s 64MiB --repeat 1 --jobs 2 -q \
+    --output "$TMPD/g.csv" >"$OUT" 2>"$ERR" </dev/null || {
+    if grep -q 'no machine file matches\|need 2 MiB pages\|no clear_page kernel\|for the probes' "$ERR"; then
+        skip "$(head -c 300 "$ERR")"
+    fi
+    fail "crosscheck --gains exited non-zero: $(head -c 300 "$ERR")"
+}
+MACHINE=$(sed -n "s/^# crosscheck --gains: host '.*' natively vs model '\([^']*\)' (\([^)]*\)).*/\2/p" "$OUT")
+[[ -n "$MACHINE" ]] || fail "no header line naming the model's file"
+python3 - "$OUT" "$TMPD/g.csv" "$CLEARSIM_BIN" "$MACHINE" <<'PY' || fail "table, gains and csv disagree"
+import csv, json, re, subprocess, sys
+out, path, cs, machine = sys.argv[1:]
+rows = list(csv.DictReader(open(path)))
+passes = sorted({int(r["pass"]) for r in rows})
+assert passes == [0, 1], passes
+cases = [r["case"] for r in rows if r["pass"] == "0"]
+roles = {r["case"]: r["role"] for r in rows}
+assert roles.get("probe-read") == "probe-read" and roles.get("probe-write") == "probe-write", roles
+base = [c for c in cases if roles[c] == "base"]
+ways = [c for c in cases if roles[c] == "way"]
+assert len(base) == 1 and base[0].startswith("page-") and ways, cases
+by = {(int(r["pass"]), r["case"]): r for r in rows}
+# the table: a row per case, a native and a model figure per pass
+table = {}
+for line in open(out):
+    if line.startswith("gain over"):
+        break  # the gains' table follows
+    f = line.split()
+    if f and f[0] in roles:
+        table[f[0]] = f[1:]
+assert set(table) == set(cases), (table.keys(), cases)
+for c in cases:
+    for k in passes:
+        r = by[(k, c)]
+        assert abs(float(table[c][2 * k]) - float(r["native_gib_per_s"])) <= 0.006, (c, k)
+        assert float(r["native_gib_per_s"]) > 0
+        # every row of a pass carries that pass's probes
+        assert r["probe_read_gib_per_s"] == by[(k, "probe-read")]["native_gib_per_s"]
+        assert r["probe_write_gib_per_s"] == by[(k, "probe-write")]["native_gib_per_s"]
+        if roles[c] in ("base", "way"):
+            assert abs(float(table[c][2 * k + 1]) - float(r["model_gib_per_s"])) <= 0.006, (c, k)
+# each gain: the native range over the passes, from the csv
+gains = {}
+for line in open(out):
+    m = re.match(r"^(\S+)\s+([0-9.]+)\.\.([0-9.]+)\s+([0-9.]+)\.\.([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+(within|OUTSIDE)", line)
+    if m:
+        gains[m.group(1)] = [float(x) for x in m.groups()[1:7]] + [m.group(8)]
+assert set(gains) == set(ways), (gains.keys(), ways)
+for w in ways:
+    nat = [float(by[(k, w)]["native_gib_per_s"]) / float(by[(k, base[0])]["native_gib_per_s"]) for k in passes]
+    mod = [float(by[(k, w)]["model_gib_per_s"]) / float(by[(k, base[0])]["model_gib_per_s"]) for k in passes]
+    g = gains[w]
+    assert abs(g[0] - min(nat)) <= 0.006 and abs(g[1] - max(nat)) <= 0.006, (w, g, nat)
+    assert abs(g[2] - min(mod)) <= 0.006 and abs(g[3] - max(mod)) <= 0.006, (w, g, mod)
+    mean = sum(mod) / len(mod)
+    assert abs(g[4] - mean) <= 0.006, (w, g, mean)
+    within = min(nat) / 1.15 <= mean <= max(nat) * 1.15
+    assert (g[6] == "within") == within, (w, g, nat, mean)
+summ = [l for l in open(out) if l.startswith("summary: ")]
+assert len(summ) == 1 and summ[0].startswith("summary: %d gains over %s, " % (len(ways), base[0])), summ
+# one model figure of pass 0, again with `clearsim run` and the pass's probes and clock
+r = by[(0, ways[0])]
+clock = [float(by[(0, c)]["clock_ghz"]) for c in cases if float(by[(0, c)]["clock_ghz"]) > 0]
+if clock:
+    ghz = sum(clock) / len(clock)
+    args = r["args"].split()
+    p = subprocess.run([cs, "run", "--machine", machine, *args, "--format", "json",
+                        "--set", "core.freq=%.6fGHz" % ghz,
+                        "--set", "memory.read_bandwidth=%sGB/s" % r["probe_read_gib_per_s"],
+                        "--set", "memory.write_bandwidth=%sGB/s" % r["probe_write_gib_per_s"]],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout)["bytes_per_sec"] / 2**30
+    # the clock is printed to 3 decimals in the csv: a small difference is allowed
+    assert abs(got - float(r["model_gib_per_s"])) <= 0.01 * got, (got, r)
+PY
+echo "ok: crosscheck --gains, $(grep -c '' "$TMPD/g.csv") rows"
