@@ -360,39 +360,15 @@ void model_ff_report(const model_t *md, uint64_t *skipped_lines, uint64_t *total
     *error_bound = md->ff.err;
 }
 
-void model_shift_core_time(model_t *md, double dt)
-{
-    md->t_front += dt;
-    md->t_issue += dt;
-    md->t_commit_last += dt;
-    md->t_wc_last += dt;
-    md->t_dep += dt;
-    md->t_load_done += dt;
-    for (uint32_t i = 0; i < RING_LINES; i++)
-        md->ring[i] += dt;
-    mshr_shift_time(md->wc, dt);
-    if (md->lzq != md->wc)
-        mshr_shift_time(md->lzq, dt);
-    md->ff.tsnap += dt;
-    md->bound_now += dt; /* a shift's cycles are counted by whoever shifts */
-}
-
 void model_shift_time(model_t *md, double dt)
 {
-    model_shift_core_time(md, dt);
+    model_i_shift_core_time(md, dt);
     hier_shift_time(md->h, dt);
 }
 
 void model_add_stats(model_t *md, const stats_t *delta, uint64_t n)
 {
-    for (int e = 0; e < ST_EVENT_COUNT; e++) {
-        if (e == ST_CYCLES)
-            continue; /* cycles follow the time, moved by model_shift_time */
-        md->st.count[e] += delta->count[e] * n;
-        md->st.bytes[e] += delta->bytes[e] * n;
-        if (e >= ST_BOUND_STORE_ISSUE && e < ST_BOUND_STORE_ISSUE + ST_BOUND_COUNT)
-            md->bound_assigned += delta->count[e] * n;
-    }
+    model_i_add_stats(md, delta, n);
 }
 
 /* ff_after_line() with fast-forward on. */
@@ -405,7 +381,7 @@ static uint64_t ff_judge(model_t *md, uint64_t remaining_bytes)
                             ws_ff_max_lines(&md->ws), &add, &shift);
     if (lines == 0)
         return 0;
-    model_add_stats(md, &add, 1);
+    model_i_add_stats(md, &add, 1);
     model_shift_time(md, shift);
     ws_ff_skip(&md->ws, lines);
     model_ff_resume(&md->ff, &md->st, now_cycles(md));

@@ -474,7 +474,7 @@ static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_wind
             big = i;
         d.count[ST_BOUND_STORE_ISSUE + i] = 0;
     }
-    model_add_stats(md, &d, n);
+    model_i_add_stats(md, &d, n);
     /* the ring: the lines committed move on by n periods' worth */
     uint64_t dseq = n * (md->seq - b->seq);
     if (dseq % RING_LINES) {
@@ -488,7 +488,7 @@ static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_wind
         memcpy(md->ring_tag, rt, sizeof rt);
     }
     md->seq += dseq;
-    model_shift_core_time(md, dt);
+    model_i_shift_core_time(md, dt);
     hier_move(md->h, &mv->h, dl, w->lo, w->hi, dt);
     if (mv->ws)
         ws_ff_skip(&md->ws, dl);

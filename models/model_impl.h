@@ -113,8 +113,37 @@ static inline double model_now(const model_t *md)
 }
 
 /* model_shift_time() without the hierarchy (whose times bulk stepping
- * moves with its lines, in one pass: hier_move). */
-void model_shift_core_time(model_t *md, double dt);
+ * moves with its lines, in one pass: hier_move). Inline here so that the
+ * files below model.c (model_bulk.c) answer without calling back into it. */
+static inline void model_i_shift_core_time(model_t *md, double dt)
+{
+    md->t_front += dt;
+    md->t_issue += dt;
+    md->t_commit_last += dt;
+    md->t_wc_last += dt;
+    md->t_dep += dt;
+    md->t_load_done += dt;
+    for (uint32_t i = 0; i < RING_LINES; i++)
+        md->ring[i] += dt;
+    mshr_shift_time(md->wc, dt);
+    if (md->lzq != md->wc)
+        mshr_shift_time(md->lzq, dt);
+    md->ff.tsnap += dt;
+    md->bound_now += dt; /* a shift's cycles are counted by whoever shifts */
+}
+
+/* model_add_stats() (models/model.h): delta x n added to the counters. */
+static inline void model_i_add_stats(model_t *md, const stats_t *delta, uint64_t n)
+{
+    for (int e = 0; e < ST_EVENT_COUNT; e++) {
+        if (e == ST_CYCLES)
+            continue; /* cycles follow the time, moved by model_shift_time */
+        md->st.count[e] += delta->count[e] * n;
+        md->st.bytes[e] += delta->bytes[e] * n;
+        if (e >= ST_BOUND_STORE_ISSUE && e < ST_BOUND_STORE_ISSUE + ST_BOUND_COUNT)
+            md->bound_assigned += delta->count[e] * n;
+    }
+}
 
 /* Exact bulk stepping (models/model_bulk.c). */
 model_bulk_t *model_bulk_create(const model_t *md); /* after the hierarchy */

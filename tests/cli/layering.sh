@@ -57,4 +57,33 @@ if bad:
     sys.exit(1)
 print(f"ok: {files} files, {len(rank)} folders")
 PY
+# Inside models/: a file calls no function defined (not static) in a file above it in the
+# order of docs/ARCHITECTURE.md's <!-- models-order --> list, which names every models/*.c.
+python3 - "$CLEARSIM_SOURCE_DIR" <<'PY' || fail "a models/ file calls into a file above it"
+import glob, os, re, sys
+root = sys.argv[1]
+doc = open(os.path.join(root, "docs/ARCHITECTURE.md")).read()
+m = re.search(r"<!-- models-order -->(.*?)<!-- /models-order -->", doc, re.S)
+assert m, "docs/ARCHITECTURE.md has no <!-- models-order --> list"
+order = re.findall(r"`([a-z_]+\.c)`", m.group(1))
+have = sorted(os.path.basename(f) for f in glob.glob(os.path.join(root, "models", "*.c")))
+assert sorted(order) == have, ("the order must name every models/*.c", sorted(order), have)
+def text(f):
+    src = open(os.path.join(root, "models", f)).read()
+    src = re.sub(r"/\*.*?\*/", "", src, flags=re.S)
+    return re.sub(r"//[^\n]*", "", src)
+defs = {f: set(re.findall(r"^(?!static)[a-z_][a-z0-9_ *]*?\b([a-z_][a-z0-9_]*)\(", text(f), re.M))
+        for f in order}
+bad = []
+for i, upper in enumerate(order):
+    for lower in order[i + 1:]:
+        src = text(lower)
+        for fn in sorted(defs[upper]):
+            if re.search(r"\b" + fn + r"\(", src):
+                bad.append(f"models/{lower} calls {fn}() of models/{upper}, a file above it")
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+print(f"ok: {len(order)} files of models/ call downwards only")
+PY
 echo "ok: layering"
