@@ -277,10 +277,14 @@ static void nt_line(model_t *md, const pending_line_t *pl)
         why = B(ST_BOUND_TLB_WALKS);
     t += walk;
     /* stores of data, even of zeros, are not a zeroing operation (memory.zero_write_fraction);
-     * a full line of zeros may still cost less at the memory (memory.zero_data_fraction) */
+     * a full line of zeros may still cost less at the memory (memory.zero_data_fraction),
+     * when written with at most memory.zero_data_stores stores */
     stats_bound_t pool_why = md->tag_pool; /* the bound of a wait for a buffer */
-    dram_line_t what =
-        pl->fill == 0 && pl->bytes >= md->line_bytes ? DRAM_LINE_ZEROS : DRAM_LINE_DATA;
+    const uint32_t most = m->mem_zero_data_stores;
+    dram_line_t what = pl->fill == 0 && pl->bytes >= md->line_bytes &&
+                               (most == 0 || pl->stores <= (double)most + 1e-9)
+                           ? DRAM_LINE_ZEROS
+                           : DRAM_LINE_DATA;
     md->t_issue = wc_line(md, pl->line, pl->bytes, what, t);
     if (md->t_issue > t)
         why = pool_why;

@@ -792,18 +792,26 @@ static void zero_data_machine(machine_t *m, double zero_data, double write_laten
     m->mem_zero_write_fraction = 0.25; /* zeroing operations' lines only */
 }
 
-static uint64_t nt_cycles(double zero_data, uint8_t fill, uint32_t stores_a_line)
+static uint64_t nt_cycles_most(double zero_data, uint8_t fill, uint32_t stores_a_line,
+                               uint32_t most)
 {
     machine_t m;
     zero_data_machine(&m, zero_data, 1);
+    m.mem_zero_data_stores = most;
     model_t *md = mk(&m);
     for (uint32_t l = 0; l < 8; l++)
         for (uint32_t s = 0; s < stores_a_line; s++)
-            op(md, TRACE_STORE_NT, BASE + l * 64ull + s * 8, 8, 1, 8, fill, 0);
+            op(md, TRACE_STORE_NT, BASE + l * 64ull + s * (64 / stores_a_line), 64 / stores_a_line,
+               1, (uint16_t)(64 / stores_a_line), fill, 0);
     op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
     stats_t st = finish(md);
     model_destroy(md);
     return st.count[ST_CYCLES];
+}
+
+static uint64_t nt_cycles(double zero_data, uint8_t fill, uint32_t stores_a_line)
+{
+    return nt_cycles_most(zero_data, fill, stores_a_line, 0);
 }
 
 static void test_nt_zero_data(void **state)
@@ -812,7 +820,14 @@ static void test_nt_zero_data(void **state)
     uint64_t data = nt_cycles(0.5, 0x5a, 8), zeros = nt_cycles(0.5, 0, 8);
     assert_int_equal(data - zeros, 8 * 64 / 2);
     assert_int_equal(nt_cycles(1, 0, 8), data); /* the default: data does not matter */
-    assert_int_equal(nt_cycles(0.5, 0, 7), nt_cycles(0.5, 0x5a, 7)); /* partial lines */
+    assert_int_equal(nt_cycles(0.5, 0, 7), nt_cycles(0.5, 0x5a, 7)); /* partial lines (63 B) */
+    /* memory.zero_data_stores: a line of zeros costs less only when written with at most
+     * that many stores; 8 MOVNTI-like stores at the threshold 8 and one store under it */
+    assert_int_equal(nt_cycles_most(0.5, 0, 8, 8), zeros);
+    assert_int_equal(nt_cycles_most(0.5, 0, 8, 7), data);
+    assert_int_equal(nt_cycles_most(0.5, 0, 1, 1), nt_cycles(0.5, 0, 1));
+    assert_int_equal(nt_cycles_most(0.5, 0, 2, 1), nt_cycles(0.5, 0x5a, 2));
+    assert_int_equal(nt_cycles(0.5, 0x5a, 2) - nt_cycles(0.5, 0, 2), 8 * 64 / 2);
     /* the link's own share: a line of zeros at 0.5 takes 32 cycles */
     machine_t m;
     zero_data_machine(&m, 0.5, 50);

@@ -277,6 +277,9 @@ typedef struct machine {
                                      * write relative to a data write (1 = same) */
     double mem_zero_data_fraction;  /* memory.zero_data_fraction: cost of a full line of zero
                                      * data from non-temporal stores (1 = as any data) */
+    uint32_t mem_zero_data_stores;  /* memory.zero_data_stores: the most non-temporal stores
+                                     * a line of zeros may be written with and still cost
+                                     * memory.zero_data_fraction (0: any number) */
 
     /* TLB (tlb.*) */
     uint32_t tlb_entries_4k; /* tlb.entries_4k */

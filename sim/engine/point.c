@@ -336,16 +336,14 @@ int point_check_applies(const run_point_t *p, char *err, size_t errlen)
         if (mc < 0)
             return errbuf_set(err, errlen, "--%s applies only to the %s workloads, not to %s",
                               o->name, applies[i].which, wl_kind_name(p->spec.kind));
-        const char *kind = wl_kind_name(p->spec.kind);
+        char here[64];
         if (p->spec.kind == WL_MEMSET)
-            return errbuf_set(err, errlen,
-                              "--%s applies only to %s%smemset --caller %s, not to "
-                              "memset --caller %s",
-                              o->name, applies[i].which, applies[i].to ? " workloads and to " : "",
-                              wl_caller_name((wl_caller_t)mc), wl_caller_name(p->spec.caller));
+            snprintf(here, sizeof here, "memset --caller %s", wl_caller_name(p->spec.caller));
+        else
+            snprintf(here, sizeof here, "%s", wl_kind_name(p->spec.kind));
         return errbuf_set(err, errlen, "--%s applies only to %s%smemset --caller %s, not to %s",
                           o->name, applies[i].which, applies[i].to ? " workloads and to " : "",
-                          wl_caller_name((wl_caller_t)mc), kind);
+                          wl_caller_name((wl_caller_t)mc), here);
     }
     return 0;
 }

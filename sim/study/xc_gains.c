@@ -126,6 +126,15 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
     char id[48];
     snprintf(id, sizeof id, "page-%s", base);
     add(st, XCG_BASE, id, WL_MEMSET, base, WL_CALLER_PAGE, size_bytes, 0);
+    /* page-at-a-time for a fault at the folio's last subpage: process_huge_page
+     * then clears subpages 0..N-3 ascending (the base, at subpage 0, goes
+     * N-1 down to 2): what the direction across 4 KiB boundaries costs */
+    snprintf(id, sizeof id, "page-%s-up", base);
+    add(st, XCG_WAY, id, WL_MEMSET, base, WL_CALLER_PAGE, size_bytes, 0);
+    st->cs[st->n - 1].spec.fault_subpage = FOLIO_BYTES / CALLER_SUBPAGE_BYTES - 1;
+    snprintf(st->cs[st->n - 1].args + strlen(st->cs[st->n - 1].args),
+             sizeof st->cs[st->n - 1].args - strlen(st->cs[st->n - 1].args),
+             " --fault-subpage %llu", (unsigned long long)(FOLIO_BYTES / CALLER_SUBPAGE_BYTES - 1));
     /* the ways: one call per folio with the base's kernel and each
      * non-temporal or line-zeroing kernel */
     static const char *const ways[] = {"clzero", "movnti", "avx512_nt",

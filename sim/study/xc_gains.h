@@ -10,7 +10,10 @@
  *    wl_memset_pass): the base is page-at-a-time with the host's clear_page
  *    kernel (4 KiB calls in process_huge_page order), the ways are one call
  *    per folio (extent, preempt lazy) with that kernel and with each
- *    non-temporal and line-zeroing kernel both the host and the machine run.
+ *    non-temporal and line-zeroing kernel both the host and the machine run,
+ *    and page-at-a-time again for a fault at the last subpage (the subpages
+ *    then go up, 0..N-3, where the base's go down, N-1..2: the direction
+ *    across 4 KiB boundaries).
  *  - The host's state moves (a guest's write path has halved within half an
  *    hour), so the cases are measured in interleaved passes, each with two
  *    probes of the same footprint's memory: a DRAM read (the widest load,
