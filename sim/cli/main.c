@@ -53,6 +53,7 @@ static const command_t commands[] = {
     CMD(crosscheck, "measure the default sweep natively and compare it with the model"),
     CMD(report, "generate docs/PREDICTIONS.md (predictions for every machine)"),
     CMD(check, "compare a machine file's microbenchmark figures with the model"),
+    CMD(validate, "score the predictions against every published figure (data/published)"),
     {NULL, NULL, NULL, NULL},
 };
 
