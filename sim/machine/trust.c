@@ -142,14 +142,14 @@ const char *trust_text(const trust_t *t, char *buf, size_t len)
                                : "no published figure judges it");
     else if (t->gains && isfinite(t->median_gain_err))
         snprintf(buf, len,
-                 "validated on %llu published figures: median |error| %.1f%%, gains %.1f%% "
+                 "validated on %llu published figure%s: median |error| %.1f%%, gains %.1f%% "
                  "(docs/VALIDATION.md)",
-                 (unsigned long long)t->cases, t->median_abs_err * 100.0,
+                 (unsigned long long)t->cases, t->cases == 1 ? "" : "s", t->median_abs_err * 100.0,
                  t->median_gain_err * 100.0);
     else
         snprintf(buf, len,
-                 "validated on %llu published figures: median |error| %.1f%%, no gains "
+                 "validated on %llu published figure%s: median |error| %.1f%%, no gains "
                  "(docs/VALIDATION.md)",
-                 (unsigned long long)t->cases, t->median_abs_err * 100.0);
+                 (unsigned long long)t->cases, t->cases == 1 ? "" : "s", t->median_abs_err * 100.0);
     return buf;
 }

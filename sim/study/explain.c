@@ -248,6 +248,11 @@ static int print_json(FILE *out, const explain_result_t *r, char *err, size_t er
     for (size_t i = 0; i < r->n; i++)
         if (json_array_append_new(list, entry_json(&r->e[i])))
             goto oom;
+    if (r->has_trust) {
+        json_t *v = report_trust_json(&r->trust);
+        if (!v || json_object_set_new(root, "validation", v))
+            goto oom;
+    }
     json_t *rec = json_null();
     if (r->best >= 0) {
         const explain_entry_t *e = &r->e[r->best];
@@ -306,7 +311,11 @@ int explain_print(FILE *out, report_format_t fmt, const explain_result_t *r, cha
 {
     switch (fmt) {
     case REPORT_FMT_TEXT:
-        return print_text(out, r, err, errlen);
+        if (print_text(out, r, err, errlen) != 0)
+            return -1;
+        if (r->has_trust && fprintf(out, "%s\n", r->trust_line) < 0)
+            return errbuf_set(err, errlen, "explain: cannot write output");
+        return 0;
     case REPORT_FMT_JSON:
         return print_json(out, r, err, errlen);
     case REPORT_FMT_CSV:

@@ -54,6 +54,9 @@
 #define VAL_CORPUS_SUBDIR "data/published"
 /* Changes whenever the layout of docs/VALIDATION.md or of the trust file changes. */
 #define VALMD_VERSION "clearsim-validation 1"
+/* The command that regenerates the bundled docs/VALIDATION.md and trust file. */
+#define VALMD_REGEN                                                                                \
+    "clearsim report --validation --output docs/VALIDATION.md --trust data/validation.csv"
 
 /* The bundled corpus: $CLEARSIM_PUBLISHED when set, else the data
  * directory's VAL_CORPUS_SUBDIR. Into buf; returns buf. */
