@@ -110,7 +110,7 @@ static void csv_num(FILE *out, double v)
 
 static void write_csv(const val_corpus_t *c, FILE *out)
 {
-    fputs("record,id,source,machine,role,figure,unit,published_bps,predicted_bps,error,"
+    fputs("record,id,source,machine,role,figure,unit,published_bps,predicted_bps,rel_error,"
           "published_ratio,predicted_ratio,cases,median_abs_err,max_abs_err,gains,"
           "median_gain_err,max_gain_err,exempt,exempt_median_abs_err\n",
           out);
