@@ -173,6 +173,13 @@ int cmd_runs_one(cmd_runs_t *c, const machine_t *m, run_result_t *res, char *err
         json_t *o = report_run_json(res, err, errlen);
         if (!o)
             return -1;
+        if (!c->arr) {
+            json_t *b = report_bound_by_json(&res->stats, err, errlen);
+            if (!b || json_object_set_new(o, "bound_by", b) != 0) {
+                json_decref(o);
+                return errbuf_set(err, errlen, "out of memory");
+            }
+        }
         json_t *v = report_trust_json(&c->trust);
         if (!v || json_object_set_new(o, "validation", v) != 0) {
             json_decref(o);
