@@ -162,6 +162,24 @@ struct run_point;
 int val_command_point(const char *command, const char *machine, struct run_point *p, char *err,
                       size_t errlen);
 
+/* ---- the rule (validate_rule.c) ---- */
+
+/* How close a fit target must be to a published figure to be taken for it. */
+#define VAL_RULE_MATCH 0.005
+/* Is `gbps` (bytes / 2^30 per second) the published figure of case c? */
+bool val_rule_matches(const val_case_t *c, double gbps);
+/* Machine file m (loaded from path): 1 when a published case of it (not a
+ * calibration case) is a figure of its microbench: section, when a value
+ * other than memory.write_bandwidth names an anchor or a judge case, when
+ * its anchor is not named, or when it has two anchors; the first such
+ * reason in why. 0 when none; -1 with err when the file cannot be read. */
+int val_rule_machine(const val_corpus_t *c, const machine_t *m, const char *path, char *why,
+                     size_t whylen, char *err, size_t errlen);
+/* Calibration data d: 1 when a fitting case (gbps) is a published case of
+ * its machine that is not a calibration case (why says which); else 0. */
+struct cal_data;
+int val_rule_calibration(const val_corpus_t *c, const struct cal_data *d, char *why, size_t whylen);
+
 /* ---- docs/VALIDATION.md and the trust file ---- */
 
 /* The fingerprint of the inputs of docs/VALIDATION.md: VALMD_VERSION, the
