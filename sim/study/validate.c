@@ -932,6 +932,11 @@ const val_gain_t *val_gain(const val_corpus_t *c, size_t i)
     return i < c->n_gains ? &c->gains[i] : NULL;
 }
 
+const struct run_point *val_case_point(const val_corpus_t *c, size_t i)
+{
+    return i < c->n_cases ? &c->points[i] : NULL;
+}
+
 const char *val_source_id(const val_corpus_t *c, size_t i)
 {
     return i < c->n_sources ? c->sources[i] : NULL;

@@ -132,6 +132,8 @@ size_t val_n_gains(const val_corpus_t *c);
 size_t val_n_sources(const val_corpus_t *c);
 const val_case_t *val_case(const val_corpus_t *c, size_t i);
 const val_gain_t *val_gain(const val_corpus_t *c, size_t i);
+/* Case i's command line as a run point (before the machine's defaults). */
+const struct run_point *val_case_point(const val_corpus_t *c, size_t i);
 /* The ids of the sources loaded (for "did you mean"), n of them. */
 const char *val_source_id(const val_corpus_t *c, size_t i);
 
@@ -168,6 +170,10 @@ int val_command_point(const char *command, const char *machine, struct run_point
 #define VAL_RULE_MATCH 0.005
 /* Is `gbps` (bytes / 2^30 per second) the published figure of case c? */
 bool val_rule_matches(const val_case_t *c, double gbps);
+/* Both are checked only between figures of the same kind: a microbench
+ * figure of a clearing workload (store, ntstore, linezero, memset against a
+ * memset case; fault, mmap against an mmap case, on its page size), a
+ * fitting case of the same workload, page size and bytes per call. */
 /* Machine file m (loaded from path): 1 when a published case of it (not a
  * calibration case) is a figure of its microbench: section, when a value
  * other than memory.write_bandwidth names an anchor or a judge case, when

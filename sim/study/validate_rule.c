@@ -25,6 +25,7 @@
 #include "models/base/errbuf.h"
 #include "sim/machine/infile.h"
 #include "sim/machine/provenance.h"
+#include "sim/engine/point.h"
 #include "sim/study/calibrate.h"
 
 #define GIB 1073741824.0
@@ -41,6 +42,38 @@ bool val_rule_matches(const val_case_t *c, double gbps)
     if (fabs(gbps - pub) <= VAL_RULE_MATCH * pub)
         return true;
     return !is_time(c->unit) && fabs(gbps - c->figure) <= VAL_RULE_MATCH * c->figure;
+}
+
+/* Does microbench figure f measure what case i of c measures: a clearing
+ * workload of the same kind (store, ntstore, linezero or memset for memset;
+ * fault or mmap for mmap), on the same page size when the figure gives one? */
+static bool mb_same_kind(const val_corpus_t *c, size_t i, const machine_mb_t *f)
+{
+    const run_point_t *p = val_case_point(c, i);
+    static const char *const fills[] = {"store", "ntstore", "linezero", "memset"};
+    if (p->spec.kind == WL_MMAP)
+        return (strcmp(f->workload, "fault") == 0 || strcmp(f->workload, "mmap") == 0) &&
+               (f->page_bytes == 0 || f->page_bytes == p->spec.page_bytes);
+    if (p->spec.kind != WL_MEMSET)
+        return false;
+    for (size_t k = 0; k < sizeof fills / sizeof fills[0]; k++)
+        if (strcmp(f->workload, fills[k]) == 0)
+            return true;
+    return false;
+}
+
+/* Does calibration case f run what case i of c runs: the same workload, page
+ * size, and (memset) bytes per call? */
+static bool cal_same_kind(const val_corpus_t *c, size_t i, const cal_case_t *f)
+{
+    const wl_spec_t *a = &val_case_point(c, i)->spec, *b = &f->spec;
+    if (a->kind != b->kind || a->page_bytes != b->page_bytes)
+        return false;
+    if (a->kind != WL_MEMSET)
+        return true;
+    uint64_t ca = a->chunk_bytes ? a->chunk_bytes : a->size_bytes;
+    uint64_t cb = b->chunk_bytes ? b->chunk_bytes : b->size_bytes;
+    return ca == cb;
 }
 
 int val_rule_machine(const val_corpus_t *c, const machine_t *m, const char *path, char *why,
@@ -63,7 +96,8 @@ int val_rule_machine(const val_corpus_t *c, const machine_t *m, const char *path
         }
         for (uint32_t k = 0; k < m->n_mb; k++) {
             const machine_mb_t *f = &m->mb[k];
-            if (f->metric != MACHINE_MB_GBPS || !val_rule_matches(v, f->value))
+            if (f->metric != MACHINE_MB_GBPS || !val_rule_matches(v, f->value) ||
+                !mb_same_kind(c, i, f))
                 continue;
             errbuf_set(why, whylen,
                        "%s:%u: microbench figure %s (%g GB/s) is the published case %s (%g %s, "
@@ -145,7 +179,7 @@ int val_rule_calibration(const val_corpus_t *c, const cal_data_t *d, char *why, 
         for (size_t i = 0; i < val_n_cases(c); i++) {
             const val_case_t *v = val_case(c, i);
             if (strcmp(v->machine, d->machine) != 0 || v->role == VAL_ROLE_CALIBRATION ||
-                !val_rule_matches(v, f->value))
+                !val_rule_matches(v, f->value) || !cal_same_kind(c, i, f))
                 continue;
             errbuf_set(why, whylen,
                        "%s: fitting case %s (%g GB/s) is the published case %s (%g %s, %s:%u), "

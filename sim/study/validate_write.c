@@ -65,22 +65,22 @@ static void write_text(const val_corpus_t *c, FILE *out)
             "# clearsim validate: %zu published figures and %zu gains from %zu sources "
             "(GB/s: bytes / 2^30 per second)\n",
             val_n_cases(c), val_n_gains(c), val_n_sources(c));
-    fprintf(out, "%-36s %-16s %-11s %22s %10s %10s %8s\n", "case", "machine", "role",
+    fprintf(out, "%-40s %-16s %-11s %22s %10s %10s %8s\n", "case", "machine", "role",
             "published (as given)", "pub GB/s", "pred GB/s", "error");
     for (size_t i = 0; i < val_n_cases(c); i++) {
         const val_case_t *v = val_case(c, i);
         char as[64];
         snprintf(as, sizeof as, "%g %s", v->figure, v->unit);
-        fprintf(out, "%-36s %-16s %-11s %22s %10.3f %10.3f %8s\n", v->id, v->machine,
+        fprintf(out, "%-40s %-16s %-11s %22s %10.3f %10.3f %8s\n", v->id, v->machine,
                 val_role_name(v->role), as, v->published_bps / GIB, v->predicted_bps / GIB,
                 pct(v->error, true, a, sizeof a));
     }
     if (val_n_gains(c)) {
-        fprintf(out, "\n%-36s %-16s %-11s %10s %10s %8s\n", "gain (numerator / denominator)",
+        fprintf(out, "\n%-40s %-16s %-11s %10s %10s %8s\n", "gain (numerator / denominator)",
                 "machine", "role", "published", "predicted", "error");
         for (size_t i = 0; i < val_n_gains(c); i++) {
             const val_gain_t *v = val_gain(c, i);
-            fprintf(out, "%-36s %-16s %-11s %9.3fx %9.3fx %8s\n", v->id,
+            fprintf(out, "%-40s %-16s %-11s %9.3fx %9.3fx %8s\n", v->id,
                     val_case(c, v->num)->machine, gain_role(v), v->published_ratio,
                     v->predicted_ratio, pct(v->error, true, a, sizeof a));
         }
