@@ -42,6 +42,18 @@ static double predicted_in_unit(const val_case_t *c)
     return unit_is_time(c->unit) ? c->figure / r : c->figure * r;
 }
 
+/* A figure with 4 significant digits and no exponent. */
+static const char *num4(double v, char *buf, size_t len)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (fabs(v) >= 1e4)
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "%.4g", v);
+    return buf;
+}
+
 static const char *pct(double v, bool sign, char *buf, size_t len)
 {
     if (!isfinite(v))
@@ -376,11 +388,11 @@ int valmd_write(const val_corpus_t *c, FILE *out, uint64_t fingerprint, const ch
                 continue;
             fprintf(out, "| %s | [%s] | ", v->id, v->source);
             md_text(out, v->cpu);
-            fprintf(out, "%s | %g %s%s%s%s | %.4g %s | %s | %s | `",
+            fprintf(out, "%s | %g %s%s%s%s | %s %s | %s | %s | `",
                     v->sku_inferred ? " (SKU inferred)" : "", v->figure, v->unit,
                     v->unit_inferred ? " (unit inferred)" : "", v->spread[0] ? " ± " : "",
-                    v->spread, predicted_in_unit(v), v->unit, pct(v->error, true, a, sizeof a),
-                    val_role_name(v->role));
+                    v->spread, num4(predicted_in_unit(v), b, sizeof b), v->unit,
+                    pct(v->error, true, a, sizeof a), val_role_name(v->role));
             md_text(out, v->command);
             fputs("` |\n", out);
         }
