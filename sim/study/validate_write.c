@@ -375,8 +375,8 @@ int valmd_write(const val_corpus_t *c, FILE *out, uint64_t fingerprint, const ch
     }
     fprintf(out, "\n![Predicted against published, log-log, with y = x and a 15%% band]"
                  "(img/validation.png)\n\n"
-                 "(`clearsim validate --format csv -o v.csv && clearsim plot --kind validation "
-                 "--input v.csv --output docs/img/validation.png`)\n");
+                 "(drawn by `bash plots/make-examples.sh`: `clearsim validate --format csv` "
+                 "through `clearsim plot --kind validation`)\n");
     for (size_t j = 0; j < val_n_summaries(c); j++) {
         const char *m = val_summary(c, j)->machine;
         fprintf(out, "\n## %s\n\n", m);
