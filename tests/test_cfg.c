@@ -722,7 +722,7 @@ static void test_resolve(void **state)
     assert_string_equal(path, SRC "/configs/zen3-epyc-7j13.yaml");
     assert_int_equal(cfg_machine_resolve("nope", path, sizeof(path), err, sizeof err), -1);
     assert_non_null(strstr(err, "--machine nope: no machine named 'nope'"));
-    assert_non_null(strstr(err, "; nearest: "));
+    assert_non_null(strstr(err, "; nearest names: "));
     assert_non_null(strstr(err, "clearsim machines"));
     assert_int_equal(cfg_machine_resolve("host", path, sizeof(path), err, sizeof err), -1);
     assert_non_null(strstr(err, "not a machine file name here"));

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,43 @@ const char *cmd_runs_trust_line(const cmd_runs_t *c)
     return c->have_trust ? c->trust_line : "";
 }
 
+/* The csv header or row of res (report_csv_header / report_csv_row) with the
+ * three validation columns appended: validation.cases,
+ * validation.median_abs_err, validation.median_gain_err (empty: null). */
+static int csv_with_trust(cmd_runs_t *c, const run_result_t *res, bool header, char *err,
+                          size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return errbuf_set(err, errlen, "out of memory");
+    int rc =
+        header ? report_csv_header(mem, res, err, errlen) : report_csv_row(mem, res, err, errlen);
+    if (fclose(mem) != 0 && rc == 0)
+        rc = errbuf_set(err, errlen, "out of memory");
+    if (rc == 0) {
+        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+            buf[--len] = '\0';
+        fputs(buf, c->out);
+        if (header) {
+            fputs(",validation.cases,validation.median_abs_err,validation.median_gain_err\n",
+                  c->out);
+        } else {
+            const trust_t *t = &c->trust;
+            fprintf(c->out, ",%llu,", t->validated ? (unsigned long long)t->cases : 0ull);
+            if (t->validated && isfinite(t->median_abs_err))
+                fprintf(c->out, "%.17g", t->median_abs_err);
+            fputc(',', c->out);
+            if (t->validated && isfinite(t->median_gain_err))
+                fprintf(c->out, "%.17g", t->median_gain_err);
+            fputc('\n', c->out);
+        }
+    }
+    free(buf);
+    return rc;
+}
+
 int cmd_runs_one(cmd_runs_t *c, const machine_t *m, run_result_t *res, char *err, size_t errlen)
 {
     run_point_t *p = &c->r->point;
@@ -193,9 +231,9 @@ int cmd_runs_one(cmd_runs_t *c, const machine_t *m, run_result_t *res, char *err
         return rc;
     }
     case REPORT_FMT_CSV:
-        if (first && report_csv_header(c->out, res, err, errlen) != 0)
+        if (first && csv_with_trust(c, res, true, err, errlen) != 0)
             return -1;
-        return report_csv_row(c->out, res, err, errlen);
+        return csv_with_trust(c, res, false, err, errlen);
     default:
         if (!c->print_text)
             return 0;

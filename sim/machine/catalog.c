@@ -73,8 +73,11 @@ size_t catalog_dirs(char dirs[][MACHINE_TEXT_MAX], size_t max)
  * buf ("" when there is none). Returns buf. */
 #define NEAREST_N 3
 static const char *nearest_machines(const char *arg, char dirs[][MACHINE_TEXT_MAX], size_t nd,
-                                    char *buf, size_t len)
+                                    char *buf, size_t len, char *near, size_t nearlen)
 {
+    suggest_t sg;
+    suggest_init(&sg, arg);
+    near[0] = '\0';
     char best[NEAREST_N][MACHINE_NAME_MAX];
     size_t dist[NEAREST_N], nb = 0;
     buf[0] = '\0';
@@ -88,6 +91,8 @@ static const char *nearest_machines(const char *arg, char dirs[][MACHINE_TEXT_MA
                 !catalog_base_name(e->d_name, name, sizeof name) ||
                 strlen(name) >= MACHINE_NAME_MAX)
                 continue;
+            if (suggest_offer(&sg, name))
+                suggest_keep(&sg, near, nearlen);
             /* a name the argument begins is nearest of all */
             size_t dd = strncasecmp(name, arg, strlen(arg)) == 0 ? 0 : suggest_distance(arg, name);
             bool dup = false;
@@ -164,13 +169,16 @@ int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, 
         if (access(path, R_OK) == 0)
             return 0;
     }
-    char near[3 * MACHINE_NAME_MAX + 8], note[1024];
-    nearest_machines(arg, dirs, nd, near, sizeof near);
+    char names[3 * MACHINE_NAME_MAX + 8], best[MACHINE_TEXT_MAX], hint[MACHINE_TEXT_MAX + 32],
+        note[1024];
+    nearest_machines(arg, dirs, nd, names, sizeof names, best, sizeof best);
     errbuf_set(err, errlen,
-               "--machine %s: no machine named '%s' (no %s.yaml in %s%s%s, and not a file)%s%s "
+               "--machine %s: no machine named '%s' (no %s.yaml in %s%s%s, and not a file)%s%s%s "
                "(run `clearsim machines` to list them)",
                arg, arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir(),
-               configs_note(note, sizeof note), near[0] ? "; nearest: " : "", near);
+               configs_note(note, sizeof note),
+               suggest_hint(best[0] ? best : NULL, hint, sizeof hint),
+               names[0] ? "; nearest names: " : "", names);
     return -1;
 }
 

@@ -272,9 +272,11 @@ oom:
 
 static int print_csv(FILE *out, const explain_result_t *r, char *err, size_t errlen)
 {
-    fputs("machine,function,size_bytes,cycles,resource,label,share,bound_cycles,occupancy,key,"
-          "from,to,relaxed_cycles,gain\n",
-          out);
+    fprintf(out,
+            "machine,function,size_bytes,cycles,resource,label,share,bound_cycles,occupancy,"
+            "key,from,to,relaxed_cycles,gain%s\n",
+            r->has_trust ? ",validation.cases,validation.median_abs_err,validation.median_gain_err"
+                         : "");
     for (size_t i = 0; i < r->n; i++) {
         const explain_entry_t *e = &r->e[i];
         report_csv_string(out, r->run.machine);
@@ -297,9 +299,19 @@ static int print_csv(FILE *out, const explain_result_t *r, char *err, size_t err
             fputs(",,", out);
         }
         if (e->relaxed)
-            fprintf(out, ",%" PRIu64 ",%.17g\n", e->relaxed_cycles, e->gain);
+            fprintf(out, ",%" PRIu64 ",%.17g", e->relaxed_cycles, e->gain);
         else
-            fputs(",,\n", out);
+            fputs(",,", out);
+        if (r->has_trust) {
+            const trust_t *t = &r->trust;
+            fprintf(out, ",%llu,", t->validated ? (unsigned long long)t->cases : 0ull);
+            if (t->validated && isfinite(t->median_abs_err))
+                fprintf(out, "%.17g", t->median_abs_err);
+            fputc(',', out);
+            if (t->validated && isfinite(t->median_gain_err))
+                fprintf(out, "%.17g", t->median_gain_err);
+        }
+        fputc('\n', out);
     }
     if (ferror(out))
         return errbuf_set(err, errlen, "explain: cannot write output");

@@ -41,6 +41,7 @@ struct val_corpus {
     val_gain_t *gains;
     run_point_t *points; /* one per case */
     char (*sources)[32];
+    char (*source_files)[512]; /* the file of each source */
     size_t n_summaries;
     val_summary_t *summaries;
 };
@@ -688,11 +689,16 @@ static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_
             goto out;
         }
     char(*ns)[32] = realloc(c->sources, (c->n_sources + 1) * sizeof *c->sources);
-    if (!ns) {
+    if (ns)
+        c->sources = ns;
+    char(*nf)[512] =
+        ns ? realloc(c->source_files, (c->n_sources + 1) * sizeof *c->source_files) : NULL;
+    if (!nf) {
         errbuf_set(err, errlen, "out of memory");
         goto out;
     }
-    c->sources = ns;
+    c->source_files = nf;
+    snprintf(c->source_files[c->n_sources], sizeof *c->source_files, "%s", path);
     snprintf(c->sources[c->n_sources++], sizeof *c->sources, "%s", s.id);
     if (!cases || cases->type != YAML_SEQUENCE_NODE) {
         at(&l, cases ? cases : root, "cases", "required: a list of cases");
@@ -903,6 +909,7 @@ void val_destroy(val_corpus_t *c)
     free(c->gains);
     free(c->points);
     free(c->sources);
+    free(c->source_files);
     free(c->summaries);
     free(c);
 }
@@ -930,6 +937,11 @@ const val_case_t *val_case(const val_corpus_t *c, size_t i)
 const val_gain_t *val_gain(const val_corpus_t *c, size_t i)
 {
     return i < c->n_gains ? &c->gains[i] : NULL;
+}
+
+const char *val_source_file(const val_corpus_t *c, size_t i)
+{
+    return i < c->n_sources ? c->source_files[i] : NULL;
 }
 
 const struct run_point *val_case_point(const val_corpus_t *c, size_t i)

@@ -136,6 +136,8 @@ const val_gain_t *val_gain(const val_corpus_t *c, size_t i);
 const struct run_point *val_case_point(const val_corpus_t *c, size_t i);
 /* The ids of the sources loaded (for "did you mean"), n of them. */
 const char *val_source_id(const val_corpus_t *c, size_t i);
+/* The corpus file source i was read from. */
+const char *val_source_file(const val_corpus_t *c, size_t i);
 
 /* Predict every case on `jobs` threads; progress_update(pr, cases done)
  * (pr may be NULL). Returns 0, or -1 with the reason of the first case (in

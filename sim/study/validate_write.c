@@ -304,19 +304,17 @@ int valmd_fingerprint(const char *dir, uint64_t *out, char *err, size_t errlen)
     val_corpus_t *c = val_load(dir, NULL, NULL, &usage2, err, errlen);
     if (!c)
         return -1;
-    /* val_load sorted the files; hash them in the order of their sources */
-    for (size_t i = 0; i < val_n_cases(c); i++) {
-        const val_case_t *v = val_case(c, i);
-        if (i > 0 && strcmp(val_case(c, i - 1)->file, v->file) == 0)
-            continue;
+    /* every file, in the order val_load read them (sorted by name) */
+    for (size_t i = 0; i < val_n_sources(c); i++) {
+        const char *file = val_source_file(c, i);
         char *text = NULL;
         size_t len = 0;
-        if (infile_read(v->file, 4ull << 20, NULL, &text, &len, err, errlen) != 0) {
+        if (infile_read(file, 4ull << 20, NULL, &text, &len, err, errlen) != 0) {
             val_destroy(c);
             return -1;
         }
-        const char *base = strrchr(v->file, '/');
-        h = predmd_fnv1a_str(h, base ? base + 1 : v->file);
+        const char *base = strrchr(file, '/');
+        h = predmd_fnv1a_str(h, base ? base + 1 : file);
         h = predmd_fnv1a(h, &len, sizeof len);
         h = predmd_fnv1a(h, text, len);
         free(text);

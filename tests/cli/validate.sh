@@ -94,6 +94,19 @@ r = json.load(open(sys.argv[1]))["validation"]
 m = {s["machine"]: s for s in json.load(open(sys.argv[2]))["machines"]}["zen5-epyc-9005"]
 assert r == {"cases": 3, "median_abs_err": m["median_abs_err"], "median_gain_err": m["median_gain_err"]}, r
 PY
+cs run --machine zen5-epyc-9005 -s 4MB -q --format csv
+python3 - "$OUT" "$TMPD/v.json" <<'PY' || fail "run csv: validation columns differ from validate's"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+m = {s["machine"]: s for s in json.load(open(sys.argv[2]))["machines"]}["zen5-epyc-9005"]
+r = rows[0]
+assert int(r["validation.cases"]) == 3, r
+assert float(r["validation.median_abs_err"]) == m["median_abs_err"], r
+assert float(r["validation.median_gain_err"]) == m["median_gain_err"], r
+PY
+cs explain --machine zen5-epyc-9005 -s 4MB -q --format csv
+head -1 "$OUT" | grep -q ",validation.cases,validation.median_abs_err,validation.median_gain_err$" ||
+    fail "explain csv: no validation columns"
 # a file that is not the one validated is not validated
 sed 's/^description: .*/description: a copy/' "$CLEARSIM_SOURCE_DIR/configs/zen5-epyc-9005.yaml" >"$TMPD/zen5-epyc-9005.yaml"
 cs run --machine "$TMPD/zen5-epyc-9005.yaml" -s 4MB -q
