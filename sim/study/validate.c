@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -26,7 +27,7 @@
 #include "sim/engine/point.h"
 #include "sim/engine/run.h"
 #include "sim/engine/workload.h"
-#include "sim/host/pick.h"
+#include "sim/machine/catalog.h"
 #include "sim/machine/cfg.h"
 #include "sim/machine/datadir.h"
 #include "sim/machine/infile.h"
@@ -742,15 +743,17 @@ static size_t find_case(const val_corpus_t *c, const char *id)
 }
 
 /* Keep the cases of machine/source and the gains whose two cases are kept. */
-static void filter(val_corpus_t *c, const char *machine, const char *source)
+static int filter(val_corpus_t *c, const char *machine, const char *source, char *err,
+                  size_t errlen)
 {
     size_t *map = malloc((c->n_cases ? c->n_cases : 1) * sizeof *map);
+    if (!map)
+        return errbuf_set(err, errlen, "out of memory");
     size_t n = 0;
     for (size_t i = 0; i < c->n_cases; i++) {
         bool keep = (!machine || strcmp(c->cases[i].machine, machine) == 0) &&
                     (!source || strcmp(c->cases[i].source, source) == 0);
-        if (map)
-            map[i] = keep ? n : SIZE_MAX;
+        map[i] = keep ? n : SIZE_MAX;
         if (keep) {
             if (n != i) {
                 c->cases[n] = c->cases[i];
@@ -761,7 +764,7 @@ static void filter(val_corpus_t *c, const char *machine, const char *source)
     }
     c->n_cases = n;
     size_t ng = 0;
-    for (size_t i = 0; map && i < c->n_gains; i++) {
+    for (size_t i = 0; i < c->n_gains; i++) {
         val_gain_t g = c->gains[i];
         if (map[g.num] == SIZE_MAX || map[g.den] == SIZE_MAX)
             continue;
@@ -771,6 +774,7 @@ static void filter(val_corpus_t *c, const char *machine, const char *source)
     }
     c->n_gains = ng;
     free(map);
+    return 0;
 }
 
 static val_corpus_t *load_paths(char **paths, size_t n, const char *machine, const char *source,
@@ -831,7 +835,8 @@ static val_corpus_t *load_paths(char **paths, size_t n, const char *machine, con
             goto fail;
         }
     }
-    filter(c, machine, source);
+    if (filter(c, machine, source, err, errlen) != 0)
+        goto fail;
     if (machine && c->n_cases == 0) {
         errbuf_set(err, errlen, "--machine %s: no case of the corpus%s%s judges that machine",
                    machine, source ? " from source " : "", source ? source : "");
@@ -1074,8 +1079,22 @@ int val_run(val_corpus_t *c, unsigned jobs, progress_t *pr, char *err, size_t er
     for (size_t i = 0; i < n; i++) {
         val_case_t *vc = &c->cases[i];
         run_point_t *p = &c->points[i];
-        char why[512];
-        machine_t *m = host_machine_open(p->machine, NULL, why, sizeof why);
+        char why[512], path[4096];
+        /* the bundled file itself: never a user's file of the same name, never host */
+        int w = snprintf(path, sizeof path, "%s/%s.yaml", cfg_configs_dir(), p->machine);
+        if (w < 0 || (size_t)w >= sizeof path) {
+            errbuf_set(err, errlen, "%s:%u: case %s: machine path too long", vc->file,
+                       (unsigned)vc->line, vc->id);
+            goto out;
+        }
+        if (access(path, R_OK) != 0) {
+            errbuf_set(err, errlen,
+                       "%s:%u: case %s: machine %s: not a bundled machine (no %s); see "
+                       "'clearsim machines'",
+                       vc->file, (unsigned)vc->line, vc->id, p->machine, path);
+            goto out;
+        }
+        machine_t *m = cfg_machine_load(path, why, sizeof why);
         if (!m) {
             errbuf_set(err, errlen, "%s:%u: case %s: %s", vc->file, (unsigned)vc->line, vc->id,
                        why);

@@ -31,7 +31,9 @@
  *  - Runs: one prediction per case on `jobs` threads (pool.h), each on its
  *    own machine and model, results in case order: the output does not
  *    depend on the number of threads. Machines are loaded in the calling
- *    thread.
+ *    thread, each from the bundled configs directory (cfg_configs_dir): a
+ *    user's machine file of the same name, or `host`, is never what a
+ *    published figure judges.
  *  - Library code: returns -1/NULL with a one-line reason; never prints.
  */
 #ifndef CLEARSIM_VALIDATE_H
