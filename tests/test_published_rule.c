@@ -6,7 +6,8 @@
  *
  * Notes
  *  - test_bundled checks the bundled corpus against every bundled machine
- *    file and every calibration data file whose machine is bundled. With no
+ *    file and every calibration data file whose machine is bundled, and that
+ *    a calibration case is of a machine with calibration data. With no
  *    corpus file yet it checks nothing (and says so).
  *  - The fixtures (tests/fixtures/published/rule/) show that the check
  *    fails: a corpus of two made-up cases (FIXR: a judge fill figure of
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -159,6 +161,17 @@ static void test_bundled(void **state)
             cal_destroy(data);
         }
         cfg_machine_destroy(m);
+    }
+    /* calibration cases only where the machine has calibration data (Milan, Ice Lake-SP) */
+    for (size_t i = 0; i < val_n_cases(c); i++) {
+        const val_case_t *v = val_case(c, i);
+        char cal[1024];
+        snprintf(cal, sizeof cal, "%s/data/calibration/%s.yaml", CLEARSIM_SOURCE_DIR, v->machine);
+        if (v->role == VAL_ROLE_CALIBRATION && access(cal, R_OK) != 0) {
+            print_error("%s:%u: %s is role: calibration, but %s has no calibration data\n", v->file,
+                        (unsigned)v->line, v->id, v->machine);
+            bad++;
+        }
     }
     val_destroy(c);
     assert_int_equal(bad, 0);
