@@ -10,6 +10,11 @@
  *  - `--check FILE [--machines ...]` recomputes the inputs fingerprint (no
  *    simulation) and compares it with FILE's: 0 when equal, 1 with "FILE is
  *    out of date: regenerate with '...'" when not.
+ *  - `--validation --output FILE --trust FILE [--corpus DIR]` writes
+ *    docs/VALIDATION.md and the trust file instead (sim/study/validate.h):
+ *    every published figure of the corpus predicted and scored, with a
+ *    fingerprint of the corpus, the machine files and the sources;
+ *    `--validation --check FILE [--trust FILE]` checks them.
  *  - --jobs defaults to the number of online CPUs; the output does not depend
  *    on it. Progress and ETA appear only when stderr is a terminal.
  *  - Exit status: 0 success, 1 runtime error or out of date, 2 usage error.
