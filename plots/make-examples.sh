@@ -43,6 +43,15 @@ machines=$("$bin" machines --format json |
 "$bin" plot --kind tuning -i "$tmp/tune.csv" -o "$out/tuning-zen3.png" \
     --title 'zen3-epyc-7j13: clearing + re-fetch of the whole region (dashed: clearing only)'
 
+# docs/VALIDATION.md's plot, when the corpus has files (clearsim validate)
+if compgen -G "data/published/*.yaml" >/dev/null; then
+    "$bin" report --validation --check docs/VALIDATION.md --trust data/validation.csv >/dev/null ||
+        { echo "make-examples: docs/VALIDATION.md is out of date: regenerate it first" >&2; exit 1; }
+    "$bin" validate --jobs "$jobs" -q --format csv -o "$tmp/validation.csv"
+    "$bin" plot --kind validation -i "$tmp/validation.csv" -o "$out/validation.png" \
+        --title 'clearsim: predicted against published'
+fi
+
 grep '^Inputs fingerprint: ' docs/PREDICTIONS.md >"$tmp/FINGERPRINT"
 mv "$tmp/FINGERPRINT" "$out/FINGERPRINT"
-echo "make-examples: wrote $out/throughput-zen3.png $out/machines.png $out/tuning-zen3.png $out/FINGERPRINT"
+echo "make-examples: wrote $out/throughput-zen3.png $out/machines.png $out/tuning-zen3.png $out/validation.png $out/FINGERPRINT"

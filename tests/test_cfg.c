@@ -721,7 +721,8 @@ static void test_resolve(void **state)
     assert_int_equal(cfg_machine_resolve("zen3-epyc-7j13", path, sizeof(path), err, sizeof err), 0);
     assert_string_equal(path, SRC "/configs/zen3-epyc-7j13.yaml");
     assert_int_equal(cfg_machine_resolve("nope", path, sizeof(path), err, sizeof err), -1);
-    assert_non_null(strstr(err, "--machine nope: no machine file"));
+    assert_non_null(strstr(err, "--machine nope: no machine named 'nope'"));
+    assert_non_null(strstr(err, "; nearest names: "));
     assert_non_null(strstr(err, "clearsim machines"));
     assert_int_equal(cfg_machine_resolve("host", path, sizeof(path), err, sizeof err), -1);
     assert_non_null(strstr(err, "not a machine file name here"));

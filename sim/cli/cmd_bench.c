@@ -195,7 +195,7 @@ static int list_functions(const bench_args_t *a, const machine_t *m)
 
 /* perf's text for one function. */
 static void print_perf(FILE *out, const bench_args_t *a, const char *name, const run_result_t *r,
-                       bool first)
+                       bool first, const char *trust_line)
 {
     const kern_info_t *k = kern_find(r->spec.function);
     const char *perf = k ? kern_perf_name(k) : NULL;
@@ -208,6 +208,8 @@ static void print_perf(FILE *out, const bench_args_t *a, const char *name, const
     else
         fprintf(out, "# function '%s' (%s)\n", perf ? perf : name, k ? k->description : "");
     fprintf(out, "# machine '%s' (simulated)\n", r->machine);
+    if (first)
+        fprintf(out, "# %s\n", trust_line);
     fprintf(out, "# Copying %s bytes ...\n\n", a->size_text);
     double bytes = (double)r->bytes;
     if (a->cycles) {
@@ -329,7 +331,7 @@ int cmd_bench_main(int argc, char **argv)
             goto out;
         }
         if (a->run.format == REPORT_FMT_TEXT)
-            print_perf(cmd_runs_fp(runs), a, names[i], res, i == 0);
+            print_perf(cmd_runs_fp(runs), a, names[i], res, i == 0, cmd_runs_trust_line(runs));
     }
     rc = cmd_runs_close(runs);
     runs = NULL;

@@ -59,6 +59,15 @@ FILE *cmd_runs_fp(const cmd_runs_t *c);
 /* Predict r->point (as it is now) on m into res and record it. Returns 0, or
  * -1 with a reason. */
 int cmd_runs_one(cmd_runs_t *c, const machine_t *m, run_result_t *res, char *err, size_t errlen);
+/* The trust line of the machine of the runs ("validation: ..."; "" before
+ * the first cmd_runs_one). */
+const char *cmd_runs_trust_line(const cmd_runs_t *c);
+/* m's trust figures (sim/machine/trust.h) into *t and its line
+ * ("validation: validated on ..."). Returns 0, or -1 with a reason (a
+ * malformed trust file). */
+struct trust;
+int cmd_trust_line(const machine_t *m, struct trust *t, char *line, size_t len, char *err,
+                   size_t errlen);
 /* Write what is left (json) and commit the output: the exit code (a failure
  * printed). Frees c. */
 int cmd_runs_close(cmd_runs_t *c);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cmd_common.h"
+#include "sim/machine/trust.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/options.h"
 #include "sim/engine/point.h"
@@ -99,6 +100,12 @@ int cmd_explain_main(int argc, char **argv)
         errorf("explain: %s", err);
         goto out;
     }
+    if (cmd_trust_line(m, &res->trust, res->trust_line, sizeof res->trust_line, err, sizeof err) !=
+        0) {
+        errorf("explain: %s", err);
+        goto out;
+    }
+    res->has_trust = true;
     if (explain_print(out, r->format, res, err, sizeof err) != 0) {
         errorf("explain: %s", err);
         goto out;

@@ -10,6 +10,11 @@
  *  - `--check FILE [--machines ...]` recomputes the inputs fingerprint (no
  *    simulation) and compares it with FILE's: 0 when equal, 1 with "FILE is
  *    out of date: regenerate with '...'" when not.
+ *  - `--validation --output FILE --trust FILE [--corpus DIR]` writes
+ *    docs/VALIDATION.md and the trust file instead (sim/study/validate.h):
+ *    every published figure of the corpus predicted and scored, with a
+ *    fingerprint of the corpus, the machine files and the sources;
+ *    `--validation --check FILE [--trust FILE]` checks them.
  *  - --jobs defaults to the number of online CPUs; the output does not depend
  *    on it. Progress and ETA appear only when stderr is a terminal.
  *  - Exit status: 0 success, 1 runtime error or out of date, 2 usage error.
@@ -33,6 +38,7 @@
 #include "sim/engine/progress.h"
 #include "sim/study/predictions.h"
 #include "sim/study/sweep.h"
+#include "sim/study/validate.h"
 
 #define ERR_LEN 1024
 
@@ -63,7 +69,22 @@ void cmd_report_usage(FILE *out)
           "      --check FILE         run nothing: recompute the inputs fingerprint and compare\n"
           "                           it with FILE's; exit 1 when FILE is out of date\n"
           "  -q, --quiet              no progress report and no timing on stderr\n"
-          "  -h, --help               show this help\n",
+          "  -h, --help               show this help\n"
+          "\n"
+          "       clearsim report --validation --output FILE --trust FILE [--corpus DIR] [-j N]\n"
+          "       clearsim report --validation --check FILE [--trust FILE] [--corpus DIR]\n"
+          "\n"
+          "Generate docs/VALIDATION.md instead: every published figure of the corpus\n"
+          "(data/published/) predicted and scored ('clearsim validate'), with the summary\n"
+          "by machine; and the trust file that 'clearsim machines', run, bench and explain\n"
+          "read their trust line from. Both record a fingerprint of their inputs (the\n"
+          "corpus, the machine files, the sources). Regenerate the bundled copies with:\n"
+          "  " VALMD_REGEN "\n"
+          "\n"
+          "      --validation         the validation report and trust file\n"
+          "      --trust FILE         the trust file to write (or, with --check, to check)\n"
+          "      --corpus DIR         the corpus (default: the data directory's\n"
+          "                           data/published)\n",
           out);
 }
 
@@ -71,8 +92,11 @@ typedef struct report_args {
     const char *machines;
     const char *output;
     const char *check;
+    const char *trust;
+    const char *corpus;
     unsigned jobs;
     bool quiet;
+    bool validation;
 } report_args_t;
 
 static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, char *err,
@@ -92,6 +116,13 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
         return optval_text(opt, arg, "a file name", &a->check, err, errlen);
     case CLI_O_JOBS:
         return cli_take_jobs(opt, arg, &a->jobs, err, errlen);
+    case CLI_O_VALIDATION:
+        a->validation = true;
+        return 0;
+    case CLI_O_TRUST:
+        return optval_text(opt, arg, "a file name", &a->trust, err, errlen);
+    case CLI_O_CORPUS:
+        return optval_text(opt, arg, "a directory", &a->corpus, err, errlen);
     default:
         return errbuf_set(err, errlen, "internal: unhandled option %s", opt);
     }
@@ -100,13 +131,33 @@ static int on_option(void *ctx, cli_opt_t id, const char *opt, const char *arg, 
 static int parse_args(int argc, char **argv, report_args_t *a, char *err, size_t errlen)
 {
     static const cli_opt_t opts[] = {CLI_O_MACHINES,   CLI_O_OUTPUT, CLI_O_JOBS,
-                                     CLI_O_CHECK_FILE, CLI_O_QUIET,  CLI_O_END};
+                                     CLI_O_CHECK_FILE, CLI_O_QUIET,  CLI_O_VALIDATION,
+                                     CLI_O_TRUST,      CLI_O_CORPUS, CLI_O_END};
     cli_spec_t spec = {opts, NULL, NULL, on_option, a, NULL};
     int rc = cli_parse(argc, argv, &spec, err, errlen);
     if (rc != CLI_OK)
         return rc;
     if (a->check && a->output) {
         errbuf_set(err, errlen, "--check writes nothing; give --check or --output, not both");
+        return CLI_USAGE;
+    }
+    if (a->validation) {
+        if (a->machines) {
+            errbuf_set(err, errlen,
+                       "--validation covers every machine the corpus judges; "
+                       "give --validation or --machines, not both");
+            return CLI_USAGE;
+        }
+        if (!a->check && (!a->output || !a->trust)) {
+            errbuf_set(err, errlen,
+                       "--validation writes two files: give --output FILE (the "
+                       "Markdown) and --trust FILE (the trust file)");
+            return CLI_USAGE;
+        }
+        return CLI_OK;
+    }
+    if (a->trust || a->corpus) {
+        errbuf_set(err, errlen, "%s is for --validation", a->trust ? "--trust" : "--corpus");
         return CLI_USAGE;
     }
     if (!a->check && !a->machines) {
@@ -169,6 +220,107 @@ static int do_check(const report_args_t *a, char names[][MACHINE_NAME_MAX], size
     return cmd_finish_stdout("report");
 }
 
+/* --check FILE for one generated file of --validation. */
+static int check_one(const char *path, uint64_t want)
+{
+    char err[ERR_LEN] = "";
+    uint64_t have = 0;
+    if (predmd_read_fingerprint(path, &have, err, sizeof err) != 0) {
+        errorf("%s", err);
+        return CMD_EXIT_RUNTIME;
+    }
+    if (want != have) {
+        errorf("%s is out of date: regenerate with '" VALMD_REGEN "'", path);
+        return CMD_EXIT_RUNTIME;
+    }
+    printf("%s is up to date (inputs fingerprint %016llx)\n", path, (unsigned long long)want);
+    return CMD_EXIT_OK;
+}
+
+static int do_validation(const report_args_t *a)
+{
+    char err[ERR_LEN] = "", dir[4096];
+    const char *corpus = a->corpus ? a->corpus : val_corpus_dir(dir, sizeof dir);
+    uint64_t fp = 0, fp_after = 0;
+    int rc = CMD_EXIT_RUNTIME;
+    if (a->check) {
+        if (valmd_fingerprint(corpus, &fp, err, sizeof err) != 0) {
+            errorf("%s", err);
+            return CMD_EXIT_RUNTIME;
+        }
+        rc = check_one(a->check, fp);
+        if (rc == CMD_EXIT_OK && a->trust)
+            rc = check_one(a->trust, fp);
+        return rc == CMD_EXIT_OK ? cmd_finish_stdout("report") : rc;
+    }
+    outfile_t *of = NULL, *tf = NULL;
+    val_corpus_t *c = NULL;
+    progress_t *pr = NULL;
+    double t0 = now_s();
+    unsigned jobs = a->jobs ? a->jobs : cli_default_jobs();
+    of = outfile_open(a->output, err, sizeof err);
+    if (!of) {
+        errorf("--output %s", err);
+        goto out;
+    }
+    tf = outfile_open(a->trust, err, sizeof err);
+    if (!tf) {
+        errorf("--trust %s", err);
+        goto out;
+    }
+    if (check_binary_current() != 0)
+        goto out;
+    if (valmd_fingerprint(corpus, &fp, err, sizeof err) != 0) {
+        errorf("%s", err);
+        goto out;
+    }
+    bool usage = false;
+    c = val_load(corpus, NULL, NULL, &usage, err, sizeof err);
+    if (!c) {
+        errorf("%s", err);
+        goto out;
+    }
+    pr = progress_create("report", val_n_cases(c), !a->quiet && progress_tty());
+    int run_rc = val_run(c, jobs, pr, err, sizeof err);
+    progress_destroy(pr);
+    pr = NULL;
+    if (run_rc != 0) {
+        errorf("%s", err);
+        goto out;
+    }
+    if (valmd_fingerprint(corpus, &fp_after, err, sizeof err) != 0) {
+        errorf("%s", err);
+        goto out;
+    }
+    if (fp_after != fp) {
+        errorf("the inputs (corpus, machine files or sources) changed while the report ran; run "
+               "it again");
+        goto out;
+    }
+    if (valmd_write(c, outfile_fp(of), fp, VALMD_REGEN, err, sizeof err) != 0) {
+        errorf("%s %s", a->output, err);
+        goto out;
+    }
+    if (valmd_write_trust(c, outfile_fp(tf), fp, VALMD_REGEN, err, sizeof err) != 0) {
+        errorf("%s %s", a->trust, err);
+        goto out;
+    }
+    if (cmd_finish_output("report", &of) != CMD_EXIT_OK ||
+        cmd_finish_output("report", &tf) != CMD_EXIT_OK)
+        goto out;
+    if (!a->quiet)
+        fprintf(stderr,
+                "clearsim: report: %zu published figures and %zu gains in %.1f s (%u job%s)\n",
+                val_n_cases(c), val_n_gains(c), now_s() - t0, jobs, jobs == 1 ? "" : "s");
+    rc = CMD_EXIT_OK;
+out:
+    progress_destroy(pr);
+    outfile_abort(of);
+    outfile_abort(tf);
+    val_destroy(c);
+    return rc;
+}
+
 int cmd_report_main(int argc, char **argv)
 {
     char err[ERR_LEN] = "";
@@ -187,6 +339,8 @@ int cmd_report_main(int argc, char **argv)
         errorf("%s", err);
         return CMD_EXIT_USAGE;
     }
+    if (a.validation)
+        return do_validation(&a);
     if (predmd_select(a.machines ? a.machines : "all", names, PREDMD_MACHINES_MAX, &n, &usage, err,
                       sizeof err) != 0) {
         errorf("%s", err);

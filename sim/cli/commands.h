@@ -30,6 +30,7 @@ CMD_DECLARE(crosscheck)
 CMD_DECLARE(report)
 CMD_DECLARE(check)
 CMD_DECLARE(bench)
+CMD_DECLARE(validate)
 
 #undef CMD_DECLARE
 

@@ -51,8 +51,9 @@ static const command_t commands[] = {
     CMD(plot, "draw a csv of sweep, tune or a crosscheck with gnuplot"),
     CMD(calibrate, "fit a machine file's timing parameters to measured cases"),
     CMD(crosscheck, "measure the default sweep natively and compare it with the model"),
-    CMD(report, "generate docs/PREDICTIONS.md (predictions for every machine)"),
+    CMD(report, "generate docs/PREDICTIONS.md, or docs/VALIDATION.md (--validation)"),
     CMD(check, "compare a machine file's microbenchmark figures with the model"),
+    CMD(validate, "score the predictions against every published figure (data/published)"),
     {NULL, NULL, NULL, NULL},
 };
 

@@ -78,6 +78,10 @@ static const struct {
     {CLI_O_NR_LOOPS, "nr_loops", 0, true},
     {CLI_O_PROVENANCE, "provenance", 0, true},
     {CLI_O_WARM_UP, "warm-up", 0, true},
+    {CLI_O_SOURCE, "source", 0, true},
+    {CLI_O_CORPUS, "corpus", 0, true},
+    {CLI_O_VALIDATION, "validation", 0, false},
+    {CLI_O_TRUST, "trust", 0, true},
 };
 #define N_TABLE (sizeof cli_table / sizeof cli_table[0])
 

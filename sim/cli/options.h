@@ -79,6 +79,10 @@ typedef enum cli_opt {
     CLI_O_NR_LOOPS,       /* bench: --nr_loops, perf's -l */
     CLI_O_PROVENANCE,     /* machines --provenance NAME */
     CLI_O_WARM_UP,        /* native --warm-up MS */
+    CLI_O_SOURCE,         /* validate --source ID */
+    CLI_O_CORPUS,         /* validate, report --validation: --corpus DIR */
+    CLI_O_VALIDATION,     /* report --validation */
+    CLI_O_TRUST,          /* report --validation --trust FILE */
     CLI_O_COUNT
 } cli_opt_t;
 

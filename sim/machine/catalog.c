@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "models/base/errbuf.h"
@@ -67,27 +68,63 @@ size_t catalog_dirs(char dirs[][MACHINE_TEXT_MAX], size_t max)
     return n;
 }
 
-/* The machine name in dirs nearest to arg (sim/machine/suggest.h), or NULL. */
-static const char *nearest_machine(const char *arg, char dirs[][MACHINE_TEXT_MAX], size_t nd,
-                                   char *buf, size_t len)
+/* The (up to) three machine names in dirs nearest to arg by edit distance
+ * (sim/machine/suggest.h), nearest first, ties by name, as "a, b, c" into
+ * buf ("" when there is none). Returns buf. */
+#define NEAREST_N 3
+static const char *nearest_machines(const char *arg, char dirs[][MACHINE_TEXT_MAX], size_t nd,
+                                    char *buf, size_t len, char *near, size_t nearlen)
 {
     suggest_t sg;
     suggest_init(&sg, arg);
+    near[0] = '\0';
+    char best[NEAREST_N][MACHINE_NAME_MAX];
+    size_t dist[NEAREST_N], nb = 0;
+    buf[0] = '\0';
     for (size_t i = 0; i < nd; i++) {
         DIR *d = opendir(dirs[i]);
         struct dirent *e;
         while (d && (e = readdir(d)) != NULL) {
             char name[MACHINE_TEXT_MAX];
             size_t n = strlen(e->d_name);
-            if (n <= 5 || strcmp(e->d_name + n - 5, ".yaml") != 0)
+            if (n <= 5 || strcmp(e->d_name + n - 5, ".yaml") != 0 ||
+                !catalog_base_name(e->d_name, name, sizeof name) ||
+                strlen(name) >= MACHINE_NAME_MAX)
                 continue;
-            if (catalog_base_name(e->d_name, name, sizeof name) && suggest_offer(&sg, name))
-                suggest_keep(&sg, buf, len);
+            if (suggest_offer(&sg, name))
+                suggest_keep(&sg, near, nearlen);
+            /* a name the argument begins is nearest of all */
+            size_t dd = strncasecmp(name, arg, strlen(arg)) == 0 ? 0 : suggest_distance(arg, name);
+            bool dup = false;
+            for (size_t k = 0; k < nb && !dup; k++)
+                dup = strcmp(best[k], name) == 0;
+            if (dd == SIZE_MAX || dup)
+                continue;
+            /* insert in order (distance, then name), keeping the first NEAREST_N */
+            size_t at = nb;
+            while (at > 0 &&
+                   (dist[at - 1] > dd || (dist[at - 1] == dd && strcmp(best[at - 1], name) > 0)))
+                at--;
+            if (at >= NEAREST_N)
+                continue;
+            size_t last = nb < NEAREST_N ? nb : NEAREST_N - 1;
+            for (size_t k = last; k > at; k--) {
+                dist[k] = dist[k - 1];
+                memcpy(best[k], best[k - 1], MACHINE_NAME_MAX);
+            }
+            dist[at] = dd;
+            snprintf(best[at], MACHINE_NAME_MAX, "%s", name);
+            if (nb < NEAREST_N)
+                nb++;
         }
         if (d)
             closedir(d);
     }
-    return suggest_best(&sg);
+    for (size_t k = 0; k < nb; k++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", k ? ", " : "", best[k]);
+    }
+    return buf;
 }
 
 int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, size_t errlen)
@@ -132,13 +169,16 @@ int cfg_machine_resolve(const char *arg, char *path, size_t pathlen, char *err, 
         if (access(path, R_OK) == 0)
             return 0;
     }
-    char near[MACHINE_TEXT_MAX], hint[MACHINE_TEXT_MAX + 32], note[1024];
+    char names[3 * MACHINE_NAME_MAX + 8], best[MACHINE_TEXT_MAX], hint[MACHINE_TEXT_MAX + 32],
+        note[1024];
+    nearest_machines(arg, dirs, nd, names, sizeof names, best, sizeof best);
     errbuf_set(err, errlen,
-               "--machine %s: no machine file %s.yaml in %s%s%s%s (run `clearsim machines` to "
-               "list them)",
-               arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir(),
+               "--machine %s: no machine named '%s' (no %s.yaml in %s%s%s, and not a file)%s%s%s "
+               "(run `clearsim machines` to list them)",
+               arg, arg, arg, nd > 1 ? "the user directories or " : "", cfg_configs_dir(),
                configs_note(note, sizeof note),
-               suggest_hint(nearest_machine(arg, dirs, nd, near, sizeof near), hint, sizeof hint));
+               suggest_hint(best[0] ? best : NULL, hint, sizeof hint),
+               names[0] ? "; nearest names: " : "", names);
     return -1;
 }
 

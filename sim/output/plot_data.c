@@ -13,11 +13,9 @@
 #include "sim/machine/units.h"
 #include "sim/output/csv.h"
 
-const name_value_t plot_kind_names[] = {{"throughput", K_THROUGHPUT},
-                                        {"predicted-vs-native", K_PVN},
-                                        {"tuning", K_TUNING},
-                                        {"machines", K_MACHINES},
-                                        {NULL, 0}};
+const name_value_t plot_kind_names[] = {
+    {"throughput", K_THROUGHPUT}, {"predicted-vs-native", K_PVN}, {"tuning", K_TUNING},
+    {"machines", K_MACHINES},     {"validation", K_VALIDATION},   {NULL, 0}};
 
 void plot_csv_free(plot_csv_t *c)
 {
@@ -254,6 +252,22 @@ static int row_xy(const plot_in_t *in, size_t r, pt_t *p, char *err, size_t errl
     return 0;
 }
 
+/* A size on x (a log axis): greater than 0, and a throughput not below 0. */
+static int row_size_xy(const plot_in_t *in, size_t r, pt_t *p, char *err, size_t errlen)
+{
+    if (row_xy(in, r, p, err, errlen) != 0)
+        return -1;
+    if (!(p->x > 0))
+        return errbuf_set(err, errlen,
+                          "%s:%zu: column %s: '%s' is not a size (sizes are greater "
+                          "than 0)",
+                          in->path, in->c->lineno[r], in->c->header[g_x], in->c->rows[r][g_x]);
+    if (p->y < 0)
+        return errbuf_set(err, errlen, "%s:%zu: column %s: '%s' is below 0", in->path,
+                          in->c->lineno[r], in->c->header[g_y], in->c->rows[r][g_y]);
+    return 0;
+}
+
 static int row_xyz(const plot_in_t *in, size_t r, pt_t *p, char *err, size_t errlen)
 {
     if (num(in, r, g_x, &p->x, err, errlen) || num(in, r, g_y, &p->y, err, errlen) ||
@@ -382,6 +396,63 @@ static void size_tics(const plot_in_t *in, ssize_t col, char *extra, size_t len)
     free(v);
 }
 
+/* validation: the `case` records of a `clearsim validate --format csv`, one
+ * block per machine (in the order they first appear): published_bps,
+ * predicted_bps. Both must be greater than 0 (the axes are logarithmic).
+ * extra: lo and hi, the range of both in GB/sec. */
+static int write_validation(FILE *f, const plot_in_t *in, size_t *nseries, char *extra,
+                            size_t extralen, char *err, size_t errlen)
+{
+    ssize_t rec, mach, pub, pred;
+    const char *kn = "validation";
+    if (need_col(in, "record", kn, &rec, err, errlen) ||
+        need_col(in, "machine", kn, &mach, err, errlen) ||
+        need_col(in, "published_bps", kn, &pub, err, errlen) ||
+        need_col(in, "predicted_bps", kn, &pred, err, errlen))
+        return -1;
+    const char *names[SERIES_MAX];
+    size_t ns = 0;
+    double lo = INFINITY, hi = 0;
+    for (size_t r = 0; r < in->c->nrow; r++) {
+        if (strcmp(in->c->rows[r][rec], "case") != 0)
+            continue;
+        double a, b;
+        if (num(in, r, pub, &a, err, errlen) || num(in, r, pred, &b, err, errlen))
+            return -1;
+        if (!(a > 0) || !(b > 0))
+            return errbuf_set(err, errlen,
+                              "%s:%zu: throughputs must be greater than 0 (the "
+                              "axes are logarithmic)",
+                              in->path, in->c->lineno[r]);
+        lo = fmin(lo, fmin(a, b));
+        hi = fmax(hi, fmax(a, b));
+        const char *m = in->c->rows[r][mach];
+        bool seen = false;
+        for (size_t i = 0; i < ns && !seen; i++)
+            seen = strcmp(names[i], m) == 0;
+        if (seen)
+            continue;
+        if (ns == SERIES_MAX)
+            return errbuf_set(err, errlen, "%s: more than %d machines", in->path, SERIES_MAX);
+        names[ns++] = m;
+    }
+    if (ns == 0)
+        return errbuf_set(err, errlen, "%s: no case records to plot", in->path);
+    for (size_t s = 0; s < ns; s++) {
+        if (s > 0)
+            fputs("\n\n", f);
+        put_label(f, names[s]);
+        fputs(" y\n", f);
+        for (size_t r = 0; r < in->c->nrow; r++)
+            if (strcmp(in->c->rows[r][rec], "case") == 0 &&
+                strcmp(in->c->rows[r][mach], names[s]) == 0)
+                fprintf(f, "%s %s\n", in->c->rows[r][pub], in->c->rows[r][pred]);
+    }
+    *nseries = ns;
+    snprintf(extra, extralen, "lo=%.17g; hi=%.17g; ", lo / 1073741824.0, hi / 1073741824.0);
+    return 0;
+}
+
 /* Write the data file for the kind; *extra gets the kind's gnuplot
  * variables ("xname='size'; "). */
 int plot_write_data(FILE *f, plot_kind_t kind, const plot_in_t *in, size_t *nseries, char *extra,
@@ -405,7 +476,7 @@ int plot_write_data(FILE *f, plot_kind_t kind, const plot_in_t *in, size_t *nser
         snprintf(extra, extralen, "xname='%s'; ", by_chunk ? "chunk" : "size");
         size_tics(in, g_x, extra, extralen);
         bool machines = distinct(in, m_col, vals, SERIES_MAX) > 1;
-        return write_series(f, in, fn_col, machines ? m_col : -1, machines ? 1 : 0, "", row_xy,
+        return write_series(f, in, fn_col, machines ? m_col : -1, machines ? 1 : 0, "", row_size_xy,
                             true, nseries, err, errlen);
     }
     case K_PVN: {
@@ -424,6 +495,8 @@ int plot_write_data(FILE *f, plot_kind_t kind, const plot_in_t *in, size_t *nser
         snprintf(extra, extralen, "maxgb=%.17g; ", maxv > 0 ? maxv / 1073741824.0 : 1.0);
         return write_series(f, in, fn_col, -1, 0, "runs", row_xy, false, nseries, err, errlen);
     }
+    case K_VALIDATION:
+        return write_validation(f, in, nseries, extra, extralen, err, errlen);
     case K_TUNING: {
         ssize_t strat;
         if (need_col(in, "size_bytes", kn, &g_x, err, errlen) ||

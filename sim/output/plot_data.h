@@ -14,6 +14,9 @@
  *                           total_seconds, clear_seconds;
  *      machines             sweep csv: machine, bytes_per_sec (and function,
  *                           size_bytes to label bars when they vary).
+ *      validation           validate csv: the `case` records' machine,
+ *                           published_bps and predicted_bps (one colour per
+ *                           machine, log-log).
  *    Rows with a non-empty `error` column are left out.
  *  - The csv goes through the one reader (sim/output/csv.h); an error names
  *    file:line.
@@ -27,7 +30,7 @@
 
 #include "models/base/names.h"
 
-typedef enum plot_kind { K_THROUGHPUT = 0, K_PVN, K_TUNING, K_MACHINES } plot_kind_t;
+typedef enum plot_kind { K_THROUGHPUT = 0, K_PVN, K_TUNING, K_MACHINES, K_VALIDATION } plot_kind_t;
 extern const name_value_t plot_kind_names[];
 
 /* The csv: its header and its rows, each with its line number. */

@@ -152,6 +152,12 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen);
 int report_machines(FILE *out, report_format_t fmt, const machine_t *const *ms, size_t n, char *err,
                     size_t errlen);
 
+/* A machine's trust figures (sim/machine/trust.h) as json: {"cases",
+ * "median_abs_err", "median_gain_err"} (cases 0 and nulls when not
+ * validated); a json_t *, NULL on out of memory. */
+struct trust;
+void *report_trust_json(const struct trust *t);
+
 /* ---- formatting helpers (exported for tests) ---- */
 
 /* 44513459667 -> "44,513,459,667" (no locale). Returns buf. */

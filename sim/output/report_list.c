@@ -3,6 +3,7 @@
  * and `clearsim machines` (the catalogued machine files), as text or json.
  */
 #include "sim/output/report.h"
+#include "sim/machine/trust.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -205,9 +206,34 @@ int report_functions(FILE *out, report_format_t fmt, char *err, size_t errlen)
 /* ------------------------------------------------------------------------ */
 /* machines                                                                  */
 
+typedef struct machines_ctx {
+    const machine_t *const *ms;
+    const trust_t *trusts;
+} machines_ctx_t;
+
+void *report_trust_json(const trust_t *t)
+{
+    json_t *o = json_object();
+    if (o &&
+        (json_object_set_new(o, "cases", json_integer(t->validated ? (json_int_t)t->cases : 0)) ||
+         json_object_set_new(o, "median_abs_err",
+                             t->validated && isfinite(t->median_abs_err)
+                                 ? json_real(t->median_abs_err)
+                                 : json_null()) ||
+         json_object_set_new(o, "median_gain_err",
+                             t->validated && isfinite(t->median_gain_err)
+                                 ? json_real(t->median_gain_err)
+                                 : json_null()))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static json_t *machine_json(const void *ctx, size_t i, const char **what)
 {
-    const machine_t *m = ((const machine_t *const *)ctx)[i];
+    const machines_ctx_t *mc = ctx;
+    const machine_t *m = mc->ms[i];
     *what = m->name;
     json_t *o = json_object();
     int bad = !o;
@@ -219,6 +245,7 @@ static json_t *machine_json(const void *ctx, size_t i, const char **what)
         bad |= json_object_set_new(o, "description", json_string(m->description));
         bad |= json_object_set_new(o, "freq_ghz", json_real(m->freq_ghz));
         bad |= json_object_set_new(o, "path", json_string(m->path));
+        bad |= json_object_set_new(o, "validation", report_trust_json(&mc->trusts[i]));
     }
     if (bad) {
         json_decref(o);
@@ -230,18 +257,43 @@ static json_t *machine_json(const void *ctx, size_t i, const char **what)
 int report_machines(FILE *out, report_format_t fmt, const machine_t *const *ms, size_t n, char *err,
                     size_t errlen)
 {
-    if (fmt == REPORT_FMT_JSON)
-        return list_json(out, "machines", n, machine_json, ms, err, errlen);
-    if (fmt != REPORT_FMT_TEXT) {
+    if (fmt != REPORT_FMT_JSON && fmt != REPORT_FMT_TEXT) {
         errbuf_set(err, errlen, "machines: format '%s' is not supported; use text or json",
                    report_format_name(fmt));
         return -1;
     }
-    fprintf(out, "%-24s %-7s %-40s %s\n", "NAME", "ISA", "MODEL", "DESCRIPTION");
+    trust_t *trusts = calloc(n ? n : 1, sizeof *trusts);
+    if (!trusts)
+        return errbuf_set(err, errlen, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (trust_lookup(ms[i]->name, ms[i]->file_sha256, &trusts[i], err, errlen) != 0) {
+            free(trusts);
+            return -1;
+        }
+    if (fmt == REPORT_FMT_JSON) {
+        machines_ctx_t mc = {ms, trusts};
+        int rc = list_json(out, "machines", n, machine_json, &mc, err, errlen);
+        free(trusts);
+        return rc;
+    }
+    fprintf(out, "%-24s %-7s %-40s %-34s %s\n", "NAME", "ISA", "MODEL", "VALIDATION",
+            "DESCRIPTION");
     for (size_t i = 0; i < n; i++) {
         const machine_t *m = ms[i];
-        fprintf(out, "%-24s %-7s %-40s %s\n", m->name, machine_isa_name(m->isa),
-                m->model_name[0] ? m->model_name : "-", m->description[0] ? m->description : "-");
+        char v[64];
+        const trust_t *t = &trusts[i];
+        if (!t->validated)
+            snprintf(v, sizeof v, "not validated");
+        else if (t->gains && isfinite(t->median_gain_err))
+            snprintf(v, sizeof v, "%llu figures %.1f%%, gains %.1f%%", (unsigned long long)t->cases,
+                     t->median_abs_err * 100.0, t->median_gain_err * 100.0);
+        else
+            snprintf(v, sizeof v, "%llu figures %.1f%%, no gains", (unsigned long long)t->cases,
+                     t->median_abs_err * 100.0);
+        fprintf(out, "%-24s %-7s %-40s %-34s %s\n", m->name, machine_isa_name(m->isa),
+                m->model_name[0] ? m->model_name : "-", v,
+                m->description[0] ? m->description : "-");
     }
+    free(trusts);
     return list_written(out, err, errlen);
 }

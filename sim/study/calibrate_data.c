@@ -22,6 +22,8 @@
 #include "models/base/errbuf.h"
 #include "sim/machine/infile.h"
 #include "sim/engine/point.h"
+#include "sim/engine/run.h"
+#include "sim/machine/suggest.h"
 #include "sim/machine/units.h"
 
 /* ---- loading ----------------------------------------------------------- */
@@ -126,6 +128,30 @@ static bool key_repeated(const yaml_node_t *map, const yaml_node_pair_t *p, yaml
     return false;
 }
 
+/* per_line:<event>: a counter every run has (run_std_counters) or that the
+ * machine's pmu: section maps; else file:line:col with the nearest name. */
+static int check_counter(loader_t *l, const yaml_node_t *v, const char *what, const char *ev,
+                         const machine_t *m)
+{
+    suggest_t sg;
+    suggest_init(&sg, ev);
+    for (size_t i = 0; run_std_counters[i]; i++) {
+        if (strcmp(run_std_counters[i], ev) == 0)
+            return 0;
+        suggest_offer(&sg, run_std_counters[i]);
+    }
+    for (uint32_t i = 0; i < m->n_pmu; i++) {
+        if (strcmp(m->pmu[i].name, ev) == 0)
+            return 0;
+        suggest_offer(&sg, m->pmu[i].name);
+    }
+    char hint[128];
+    return at(l, v, what,
+              "'%s': no counter of that name (the standard perf events, or the pmu: "
+              "section of %s)%s",
+              ev, m->name, suggest_hint(suggest_best(&sg), hint, sizeof hint));
+}
+
 static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case_t *c)
 {
     if (map->type != YAML_MAPPING_NODE)
@@ -166,6 +192,9 @@ static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case
             if (strcmp(c->metric, "gbps") && strcmp(c->metric, "ns_per_load") &&
                 strncmp(c->metric, "per_line:", 9))
                 return at(l, v, what, "must be gbps, ns_per_load or per_line:<perf event>");
+            if (strncmp(c->metric, "per_line:", 9) == 0 &&
+                check_counter(l, v, what, c->metric + 9, m) != 0)
+                return -1;
             have_metric = true;
         } else if (strcmp(ks, "value") == 0) {
             if (get_double(l, v, what, &c->value))

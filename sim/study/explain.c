@@ -248,6 +248,11 @@ static int print_json(FILE *out, const explain_result_t *r, char *err, size_t er
     for (size_t i = 0; i < r->n; i++)
         if (json_array_append_new(list, entry_json(&r->e[i])))
             goto oom;
+    if (r->has_trust) {
+        json_t *v = report_trust_json(&r->trust);
+        if (!v || json_object_set_new(root, "validation", v))
+            goto oom;
+    }
     json_t *rec = json_null();
     if (r->best >= 0) {
         const explain_entry_t *e = &r->e[r->best];
@@ -267,9 +272,11 @@ oom:
 
 static int print_csv(FILE *out, const explain_result_t *r, char *err, size_t errlen)
 {
-    fputs("machine,function,size_bytes,cycles,resource,label,share,bound_cycles,occupancy,key,"
-          "from,to,relaxed_cycles,gain\n",
-          out);
+    fprintf(out,
+            "machine,function,size_bytes,cycles,resource,label,share,bound_cycles,occupancy,"
+            "key,from,to,relaxed_cycles,gain%s\n",
+            r->has_trust ? ",validation.cases,validation.median_abs_err,validation.median_gain_err"
+                         : "");
     for (size_t i = 0; i < r->n; i++) {
         const explain_entry_t *e = &r->e[i];
         report_csv_string(out, r->run.machine);
@@ -292,9 +299,19 @@ static int print_csv(FILE *out, const explain_result_t *r, char *err, size_t err
             fputs(",,", out);
         }
         if (e->relaxed)
-            fprintf(out, ",%" PRIu64 ",%.17g\n", e->relaxed_cycles, e->gain);
+            fprintf(out, ",%" PRIu64 ",%.17g", e->relaxed_cycles, e->gain);
         else
-            fputs(",,\n", out);
+            fputs(",,", out);
+        if (r->has_trust) {
+            const trust_t *t = &r->trust;
+            fprintf(out, ",%llu,", t->validated ? (unsigned long long)t->cases : 0ull);
+            if (t->validated && isfinite(t->median_abs_err))
+                fprintf(out, "%.17g", t->median_abs_err);
+            fputc(',', out);
+            if (t->validated && isfinite(t->median_gain_err))
+                fprintf(out, "%.17g", t->median_gain_err);
+        }
+        fputc('\n', out);
     }
     if (ferror(out))
         return errbuf_set(err, errlen, "explain: cannot write output");
@@ -306,7 +323,11 @@ int explain_print(FILE *out, report_format_t fmt, const explain_result_t *r, cha
 {
     switch (fmt) {
     case REPORT_FMT_TEXT:
-        return print_text(out, r, err, errlen);
+        if (print_text(out, r, err, errlen) != 0)
+            return -1;
+        if (r->has_trust && fprintf(out, "%s\n", r->trust_line) < 0)
+            return errbuf_set(err, errlen, "explain: cannot write output");
+        return 0;
     case REPORT_FMT_JSON:
         return print_json(out, r, err, errlen);
     case REPORT_FMT_CSV:

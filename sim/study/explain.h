@@ -28,6 +28,7 @@
 #include "sim/engine/bounds.h"
 #include "sim/engine/run.h"
 #include "sim/engine/workload.h"
+#include "sim/machine/trust.h"
 #include "sim/output/report.h"
 
 #define EXPLAIN_RELAX_MIN_SHARE 0.01
@@ -47,6 +48,12 @@ typedef struct explain_result {
     size_t n;
     explain_entry_t e[ST_BOUND_COUNT]; /* by share, largest first */
     int best;                          /* the entry with the largest gain > 0; -1 none */
+    /* the machine's trust figures (sim/machine/trust.h), set by the caller
+     * before explain_print (has_trust false: none printed); trust_line: its
+     * text line */
+    bool has_trust;
+    trust_t trust;
+    char trust_line[512];
 } explain_result_t;
 
 /* Predict spec on m, then relax each resource that bounded enough of it.

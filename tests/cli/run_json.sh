@@ -14,8 +14,13 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 keys = ["machine", "set", "machine_file_sha256", "clearsim_version", "workload", "function", "caller", "fault", "preempt", "page_bytes",
         "base_page_bytes", "thp", "size_bytes", "chunk_bytes", "extent_cap_bytes", "loops", "fill", "bytes", "cycles",
-        "seconds", "bytes_per_sec", "extrapolated", "error_bound", "bulk_lines", "counters", "traffic", "bound_by"]
+        "seconds", "bytes_per_sec", "extrapolated", "error_bound", "bulk_lines", "counters", "traffic", "bound_by", "validation"]
 assert list(doc) == keys, list(doc)
+v = doc["validation"]
+assert list(v) == ["cases", "median_abs_err", "median_gain_err"], v
+assert isinstance(v["cases"], int) and v["cases"] >= 0, v
+for k in ("median_abs_err", "median_gain_err"):
+    assert v[k] is None or (isinstance(v[k], float) and v[k] >= 0), v
 b = doc["bound_by"]
 assert isinstance(b, dict) and list(b) == ["resource", "label", "share"], b
 assert isinstance(b["resource"], str) and 0 < b["share"] <= 1, b
