@@ -25,70 +25,25 @@
 #include "sim/engine/run.h"
 #include "sim/machine/suggest.h"
 #include "sim/machine/units.h"
+#include "sim/machine/yamlnode.h"
 
 /* ---- loading ----------------------------------------------------------- */
 
 typedef struct loader {
     yaml_document_t doc;
-    const char *path;
-    char *err;
-    size_t errlen;
+    yamlnode_src_t src; /* the file and where its errors go */
 } loader_t;
-
-static int at(loader_t *l, const yaml_node_t *n, const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int at(loader_t *l, const yaml_node_t *n, const char *what, const char *fmt, ...)
-{
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    snprintf(l->err, l->errlen, "%s:%zu:%zu: %s: %s", l->path, n ? n->start_mark.line + 1 : 0,
-             n ? n->start_mark.column + 1 : 0, what, msg);
-    return -1;
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static int get_double(loader_t *l, const yaml_node_t *n, const char *what, double *out)
-{
-    const char *s = scalar(n);
-    char *end;
-    if (!s)
-        return at(l, n, what, "expected a number");
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v))
-        return at(l, n, what, "'%s' is not a number", s);
-    *out = v;
-    return 0;
-}
-
-static int get_string(loader_t *l, const yaml_node_t *n, const char *what, char *dst, size_t len)
-{
-    const char *s = scalar(n);
-    if (!s)
-        return at(l, n, what, "expected a string");
-    if (strlen(s) >= len)
-        return at(l, n, what, "longer than %zu characters", len - 1);
-    memcpy(dst, s, strlen(s) + 1);
-    return 0;
-}
 
 /* A core clock ("3.2GHz"), 0.1 to 10 GHz. */
 static int get_clock(loader_t *l, const yaml_node_t *n, const char *what, double *ghz)
 {
     char text[64], why[256];
-    if (get_string(l, n, what, text, sizeof(text)))
+    if (yamlnode_string(&l->src, n, what, text, sizeof(text)))
         return -1;
     if (unit_parse_freq(text, ghz, why, sizeof(why)) < 0)
-        return at(l, n, what, "'%s': %s", text, why);
+        return yamlnode_fail(&l->src, n, what, "'%s': %s", text, why);
     if (*ghz < 0.1 || *ghz > 10)
-        return at(l, n, what, "'%s': must be between 0.1GHz and 10GHz", text);
+        return yamlnode_fail(&l->src, n, what, "'%s': must be between 0.1GHz and 10GHz", text);
     return 0;
 }
 
@@ -104,14 +59,16 @@ static int parse_args(loader_t *l, const yaml_node_t *n, const machine_t *m, cal
     while (*p == ' ' || *p == '\t')
         p++;
     if (!*p)
-        return at(l, n, "args", "empty: give the options of the case's run (-s SIZE ...)");
+        return yamlnode_fail(&l->src, n, "args",
+                             "empty: give the options of the case's run (-s SIZE ...)");
     if (point_parse_args(&r, c->args, why, sizeof(why)))
-        return at(l, n, "args", "%s", why);
+        return yamlnode_fail(&l->src, n, "args", "%s", why);
     if (r.machine[0])
-        return at(l, n, "args", "--machine: a case runs on the machine being fitted");
+        return yamlnode_fail(&l->src, n, "args",
+                             "--machine: a case runs on the machine being fitted");
     point_apply_defaults(&r, m);
     if (wl_validate(&r.spec, m, why, sizeof(why)))
-        return at(l, n, "args", "%s", why);
+        return yamlnode_fail(&l->src, n, "args", "%s", why);
     c->spec = r.spec;
     return 0;
 }
@@ -119,9 +76,9 @@ static int parse_args(loader_t *l, const yaml_node_t *n, const machine_t *m, cal
 /* Is the key of pair p given earlier in the same mapping? */
 static bool key_repeated(const yaml_node_t *map, const yaml_node_pair_t *p, yaml_document_t *doc)
 {
-    const char *ks = scalar(yaml_document_get_node(doc, p->key));
+    const char *ks = yamlnode_scalar(yaml_document_get_node(doc, p->key));
     for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; ks && q < p; q++) {
-        const char *qs = scalar(yaml_document_get_node(doc, q->key));
+        const char *qs = yamlnode_scalar(yaml_document_get_node(doc, q->key));
         if (qs && strcmp(qs, ks) == 0)
             return true;
     }
@@ -146,16 +103,16 @@ static int check_counter(loader_t *l, const yaml_node_t *v, const char *what, co
         suggest_offer(&sg, m->pmu[i].name);
     }
     char hint[128];
-    return at(l, v, what,
-              "'%s': no counter of that name (the standard perf events, or the pmu: "
-              "section of %s)%s",
-              ev, m->name, suggest_hint(suggest_best(&sg), hint, sizeof hint));
+    return yamlnode_fail(&l->src, v, what,
+                         "'%s': no counter of that name (the standard perf events, or the pmu: "
+                         "section of %s)%s",
+                         ev, m->name, suggest_hint(suggest_best(&sg), hint, sizeof hint));
 }
 
 static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case_t *c)
 {
     if (map->type != YAML_MAPPING_NODE)
-        return at(l, map, "cases", "each case is a mapping");
+        return yamlnode_fail(&l->src, map, "cases", "each case is a mapping");
     bool have_args = false, have_value = false, have_metric = false;
     snprintf(c->metric, sizeof(c->metric), "gbps");
     c->fit = true;
@@ -164,72 +121,75 @@ static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case
          p++) {
         yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
-        const char *ks = scalar(k);
+        const char *ks = yamlnode_scalar(k);
         if (!ks)
-            return at(l, k, "cases", "keys must be names");
+            return yamlnode_fail(&l->src, k, "cases", "keys must be names");
         char what[96];
         snprintf(what, sizeof(what), "cases.%s", ks);
         if (key_repeated(map, p, &l->doc))
-            return at(l, k, what, "given twice in one case");
+            return yamlnode_fail(&l->src, k, what, "given twice in one case");
         if (strcmp(ks, "id") == 0) {
-            if (get_string(l, v, what, c->id, sizeof(c->id)))
+            if (yamlnode_string(&l->src, v, what, c->id, sizeof(c->id)))
                 return -1;
         } else if (strcmp(ks, "set") == 0) {
-            const char *s = scalar(v);
+            const char *s = yamlnode_scalar(v);
             if (!s || (strcmp(s, "fit") && strcmp(s, "validate")))
-                return at(l, v, what, "must be fit or validate");
+                return yamlnode_fail(&l->src, v, what, "must be fit or validate");
             c->fit = strcmp(s, "fit") == 0;
         } else if (strcmp(ks, "source") == 0) {
-            if (get_string(l, v, what, c->source, sizeof(c->source)))
+            if (yamlnode_string(&l->src, v, what, c->source, sizeof(c->source)))
                 return -1;
         } else if (strcmp(ks, "args") == 0) {
-            if (get_string(l, v, what, c->args, sizeof(c->args)))
+            if (yamlnode_string(&l->src, v, what, c->args, sizeof(c->args)))
                 return -1;
             have_args = true;
         } else if (strcmp(ks, "metric") == 0) {
-            if (get_string(l, v, what, c->metric, sizeof(c->metric)))
+            if (yamlnode_string(&l->src, v, what, c->metric, sizeof(c->metric)))
                 return -1;
             if (strcmp(c->metric, "gbps") && strcmp(c->metric, "ns_per_load") &&
                 strncmp(c->metric, "per_line:", 9))
-                return at(l, v, what, "must be gbps, ns_per_load or per_line:<perf event>");
+                return yamlnode_fail(&l->src, v, what,
+                                     "must be gbps, ns_per_load or per_line:<perf event>");
             if (strncmp(c->metric, "per_line:", 9) == 0 &&
                 check_counter(l, v, what, c->metric + 9, m) != 0)
                 return -1;
             have_metric = true;
         } else if (strcmp(ks, "value") == 0) {
-            if (get_double(l, v, what, &c->value))
+            if (yamlnode_double(&l->src, v, what, &c->value))
                 return -1;
             if (c->value <= 0)
-                return at(l, v, what, "must be positive");
+                return yamlnode_fail(&l->src, v, what, "must be positive");
             have_value = true;
         } else if (strcmp(ks, "tolerance") == 0) {
-            if (get_double(l, v, what, &c->tolerance))
+            if (yamlnode_double(&l->src, v, what, &c->tolerance))
                 return -1;
             if (c->tolerance < 0 || c->tolerance > 10)
-                return at(l, v, what, "must be between 0 and 10 (a relative error)");
+                return yamlnode_fail(&l->src, v, what,
+                                     "must be between 0 and 10 (a relative error)");
         } else if (strcmp(ks, "stage") == 0) {
             double st;
-            if (get_double(l, v, what, &st))
+            if (yamlnode_double(&l->src, v, what, &st))
                 return -1;
             if (st != floor(st) || st < 1 || st > CAL_STAGES)
-                return at(l, v, what, "must be an integer 1..%d", CAL_STAGES);
+                return yamlnode_fail(&l->src, v, what, "must be an integer 1..%d", CAL_STAGES);
             c->stage = (unsigned)st;
         } else if (strcmp(ks, "clock") == 0) {
             if (get_clock(l, v, what, &c->clock_ghz))
                 return -1;
         } else {
-            return at(l, k, what,
-                      "unknown key (id, set, source, args, metric, value, tolerance, stage, "
-                      "clock)");
+            return yamlnode_fail(
+                &l->src, k, what,
+                "unknown key (id, set, source, args, metric, value, tolerance, stage, "
+                "clock)");
         }
     }
     (void)have_metric;
     if (!c->id[0])
-        return at(l, map, "cases.id", "required");
+        return yamlnode_fail(&l->src, map, "cases.id", "required");
     if (!have_args)
-        return at(l, map, "cases.args", "required");
+        return yamlnode_fail(&l->src, map, "cases.args", "required");
     if (!have_value)
-        return at(l, map, "cases.value", "required");
+        return yamlnode_fail(&l->src, map, "cases.value", "required");
     return parse_args(l, map, m, c);
 }
 
@@ -244,7 +204,7 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
         return NULL;
     }
     cal_data_t *d = calloc(1, sizeof(*d));
-    loader_t l = {.path = path, .err = err, .errlen = errlen};
+    loader_t l = {.src = {.path = path, .err = err, .errlen = errlen}};
     yaml_parser_t parser;
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -262,24 +222,26 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
     have_doc = true;
     yaml_node_t *root = yaml_document_get_root_node(&l.doc);
     if (!root || root->type != YAML_MAPPING_NODE) {
-        at(&l, root, "(top level)", "expected a mapping with machine, fit and cases");
+        yamlnode_fail(&l.src, root, "(top level)",
+                      "expected a mapping with machine, fit and cases");
         goto fail;
     }
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
          p++) {
         yaml_node_t *k = yaml_document_get_node(&l.doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&l.doc, p->value);
-        const char *ks = scalar(k);
+        const char *ks = yamlnode_scalar(k);
         if (ks && key_repeated(root, p, &l.doc)) {
-            at(&l, k, ks, "given twice");
+            yamlnode_fail(&l.src, k, ks, "given twice");
             goto fail;
         }
         if (ks && strcmp(ks, "machine") == 0) {
-            if (get_string(&l, v, "machine", d->machine, sizeof(d->machine)))
+            if (yamlnode_string(&l.src, v, "machine", d->machine, sizeof(d->machine)))
                 goto fail;
             if (strcmp(d->machine, m->name) != 0) {
-                at(&l, v, "machine", "'%s' does not match the machine being calibrated ('%s')",
-                   d->machine, m->name);
+                yamlnode_fail(&l.src, v, "machine",
+                              "'%s' does not match the machine being calibrated ('%s')", d->machine,
+                              m->name);
                 goto fail;
             }
         } else if (ks && strcmp(ks, "clock") == 0) {
@@ -287,40 +249,44 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
                 goto fail;
         } else if (ks && strcmp(ks, "fit") == 0) {
             if (v->type != YAML_MAPPING_NODE) {
-                at(&l, v, "fit", "expected a mapping of key: [min, max]");
+                yamlnode_fail(&l.src, v, "fit", "expected a mapping of key: [min, max]");
                 goto fail;
             }
             for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
                  q++)
                 if (key_repeated(v, q, &l.doc)) {
                     yaml_node_t *qk = yaml_document_get_node(&l.doc, q->key);
-                    at(&l, qk, "fit", "'%s' is given twice", scalar(qk) ? scalar(qk) : "?");
+                    yamlnode_fail(&l.src, qk, "fit", "'%s' is given twice",
+                                  yamlnode_scalar(qk) ? yamlnode_scalar(qk) : "?");
                     goto fail;
                 }
             for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
                  q++) {
                 yaml_node_t *fk = yaml_document_get_node(&l.doc, q->key);
                 yaml_node_t *fv = yaml_document_get_node(&l.doc, q->value);
-                const char *name = scalar(fk);
+                const char *name = yamlnode_scalar(fk);
                 const cfg_key_t *key = name ? cfg_key_find(name) : NULL;
                 if (!key) {
-                    at(&l, fk, "fit", "unknown key '%s' (configs/README.md)", name ? name : "?");
+                    yamlnode_fail(&l.src, fk, "fit", "unknown key '%s' (configs/README.md)",
+                                  name ? name : "?");
                     goto fail;
                 }
                 if (!key->fittable) {
-                    at(&l, fk, "fit", "'%s' is not fittable (configs/README.md)", name);
+                    yamlnode_fail(&l.src, fk, "fit", "'%s' is not fittable (configs/README.md)",
+                                  name);
                     goto fail;
                 }
                 if (d->n_keys >= CAL_KEYS_MAX) {
-                    at(&l, fk, "fit", "more than %d keys", CAL_KEYS_MAX);
+                    yamlnode_fail(&l.src, fk, "fit", "more than %d keys", CAL_KEYS_MAX);
                     goto fail;
                 }
                 long items = fv->type == YAML_SEQUENCE_NODE
                                  ? fv->data.sequence.items.top - fv->data.sequence.items.start
                                  : 0;
                 if (items != 2 && items != 3) {
-                    at(&l, fv, name,
-                       "expected [min, max] in the key's stored unit, or [min, max, stage]");
+                    yamlnode_fail(
+                        &l.src, fv, name,
+                        "expected [min, max] in the key's stored unit, or [min, max, stage]");
                     goto fail;
                 }
                 cal_key_t *ck = &d->keys[d->n_keys];
@@ -328,46 +294,48 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
                 ck->stage = 1;
                 yaml_node_t *lo = yaml_document_get_node(&l.doc, fv->data.sequence.items.start[0]);
                 yaml_node_t *hi = yaml_document_get_node(&l.doc, fv->data.sequence.items.start[1]);
-                if (get_double(&l, lo, name, &ck->lo) || get_double(&l, hi, name, &ck->hi))
+                if (yamlnode_double(&l.src, lo, name, &ck->lo) ||
+                    yamlnode_double(&l.src, hi, name, &ck->hi))
                     goto fail;
                 if (items == 3) {
                     double st;
                     yaml_node_t *sn =
                         yaml_document_get_node(&l.doc, fv->data.sequence.items.start[2]);
-                    if (get_double(&l, sn, name, &st))
+                    if (yamlnode_double(&l.src, sn, name, &st))
                         goto fail;
                     if (st != floor(st) || st < 1 || st > CAL_STAGES) {
-                        at(&l, sn, name, "the stage must be an integer 1..%d", CAL_STAGES);
+                        yamlnode_fail(&l.src, sn, name, "the stage must be an integer 1..%d",
+                                      CAL_STAGES);
                         goto fail;
                     }
                     ck->stage = (unsigned)st;
                 }
                 if (!(ck->lo < ck->hi) || ck->lo < key->min || ck->hi > key->max) {
-                    at(&l, fv, name, "bounds must satisfy %g <= min < max <= %g", key->min,
-                       key->max);
+                    yamlnode_fail(&l.src, fv, name, "bounds must satisfy %g <= min < max <= %g",
+                                  key->min, key->max);
                     goto fail;
                 }
                 double cur;
                 if (cfg_key_get(m, key, &cur)) {
-                    at(&l, fk, "fit", "'%s' is not a single number", name);
+                    yamlnode_fail(&l.src, fk, "fit", "'%s' is not a single number", name);
                     goto fail;
                 }
                 if (cur < ck->lo || cur > ck->hi) {
-                    at(&l, fv, name, "the machine's value %g is outside [%g, %g]", cur, ck->lo,
-                       ck->hi);
+                    yamlnode_fail(&l.src, fv, name, "the machine's value %g is outside [%g, %g]",
+                                  cur, ck->lo, ck->hi);
                     goto fail;
                 }
                 d->n_keys++;
             }
         } else if (ks && strcmp(ks, "cases") == 0) {
             if (v->type != YAML_SEQUENCE_NODE) {
-                at(&l, v, "cases", "expected a list of cases");
+                yamlnode_fail(&l.src, v, "cases", "expected a list of cases");
                 goto fail;
             }
             for (yaml_node_item_t *it = v->data.sequence.items.start;
                  it < v->data.sequence.items.top; it++) {
                 if (d->n_cases >= CAL_CASES_MAX) {
-                    at(&l, v, "cases", "more than %d cases", CAL_CASES_MAX);
+                    yamlnode_fail(&l.src, v, "cases", "more than %d cases", CAL_CASES_MAX);
                     goto fail;
                 }
                 yaml_node_t *cn = yaml_document_get_node(&l.doc, *it);
@@ -376,23 +344,24 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
                 /* an id given twice would count its case twice in the fit */
                 for (size_t j = 0; j < d->n_cases; j++)
                     if (strcmp(d->cases[j].id, d->cases[d->n_cases].id) == 0) {
-                        at(&l, cn, "cases.id", "'%s' is given twice (case %zu and case %zu)",
-                           d->cases[j].id, j + 1, d->n_cases + 1);
+                        yamlnode_fail(&l.src, cn, "cases.id",
+                                      "'%s' is given twice (case %zu and case %zu)", d->cases[j].id,
+                                      j + 1, d->n_cases + 1);
                         goto fail;
                     }
                 d->n_cases++;
             }
         } else {
-            at(&l, k, ks ? ks : "?", "unknown key (machine, clock, fit, cases)");
+            yamlnode_fail(&l.src, k, ks ? ks : "?", "unknown key (machine, clock, fit, cases)");
             goto fail;
         }
     }
     if (!d->machine[0]) {
-        at(&l, root, "machine", "required");
+        yamlnode_fail(&l.src, root, "machine", "required");
         goto fail;
     }
     if (d->n_cases == 0) {
-        at(&l, root, "cases", "no cases");
+        yamlnode_fail(&l.src, root, "cases", "no cases");
         goto fail;
     }
     goto out;

@@ -23,94 +23,36 @@
 #include "sim/machine/datadir.h"
 #include "sim/machine/infile.h"
 #include "sim/machine/suggest.h"
+#include "sim/machine/yamlnode.h"
 #include "sim/output/pool.h"
 
 /* ---- loading ----------------------------------------------------------- */
 
 typedef struct loader {
     yaml_document_t doc;
-    const char *path;
+    yamlnode_src_t src; /* the file and where its errors go */
     val_corpus_t *c;
     size_t cap_cases, cap_gains;
-    char *err;
-    size_t errlen;
 } loader_t;
-
-static int at(loader_t *l, const yaml_node_t *n, const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int at(loader_t *l, const yaml_node_t *n, const char *what, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(l->err, l->errlen, "%s:%zu:%zu: %s: %s", l->path, n ? n->start_mark.line + 1 : 0,
-             n ? n->start_mark.column + 1 : 0, what, msg);
-    return -1;
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static int get_string(loader_t *l, const yaml_node_t *n, const char *what, char *dst, size_t len)
-{
-    const char *s = scalar(n);
-    if (!s)
-        return at(l, n, what, "expected a string");
-    if (!s[0])
-        return at(l, n, what, "must not be empty");
-    if (strlen(s) >= len)
-        return at(l, n, what, "'%.40s...' is longer than %zu characters", s, len - 1);
-    memcpy(dst, s, strlen(s) + 1);
-    return 0;
-}
-
-static int get_bool(loader_t *l, const yaml_node_t *n, const char *what, bool *out)
-{
-    const char *s = scalar(n);
-    if (s && strcmp(s, "true") == 0)
-        *out = true;
-    else if (s && strcmp(s, "false") == 0)
-        *out = false;
-    else
-        return at(l, n, what, "'%s' is not true or false", s ? s : "(not a scalar)");
-    return 0;
-}
-
-static int get_double(loader_t *l, const yaml_node_t *n, const char *what, double *out)
-{
-    const char *s = scalar(n);
-    char *end;
-    if (!s)
-        return at(l, n, what, "expected a number");
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v))
-        return at(l, n, what, "'%s' is not a number", s);
-    *out = v;
-    return 0;
-}
 
 /* An id: letters, digits, '-', '_', '.'. */
 static int get_id(loader_t *l, const yaml_node_t *n, const char *what, char *dst, size_t len)
 {
-    if (get_string(l, n, what, dst, len) != 0)
+    if (yamlnode_string(&l->src, n, what, dst, len) != 0)
         return -1;
     for (const char *p = dst; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
               *p == '-' || *p == '_' || *p == '.'))
-            return at(l, n, what, "'%s': an id holds only letters, digits, '-', '_' and '.'", dst);
+            return yamlnode_fail(&l->src, n, what,
+                                 "'%s': an id holds only letters, digits, '-', '_' and '.'", dst);
     return 0;
 }
 
 static bool key_repeated(const yaml_node_t *map, const yaml_node_pair_t *p, yaml_document_t *doc)
 {
-    const char *ks = scalar(yaml_document_get_node(doc, p->key));
+    const char *ks = yamlnode_scalar(yaml_document_get_node(doc, p->key));
     for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; ks && q < p; q++) {
-        const char *qs = scalar(yaml_document_get_node(doc, q->key));
+        const char *qs = yamlnode_scalar(yaml_document_get_node(doc, q->key));
         if (qs && strcmp(qs, ks) == 0)
             return true;
     }
@@ -128,20 +70,21 @@ static int walk_map(loader_t *l, yaml_node_t *map, const char *prefix, const cha
          p++) {
         yaml_node_t *k = yaml_document_get_node(&l->doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&l->doc, p->value);
-        const char *ks = scalar(k);
+        const char *ks = yamlnode_scalar(k);
         char what[256];
         if (!ks)
-            return at(l, k, prefix, "keys must be names");
+            return yamlnode_fail(&l->src, k, prefix, "keys must be names");
         snprintf(what, sizeof what, "%.100s.%.100s", prefix, ks);
         if (key_repeated(map, p, &l->doc))
-            return at(l, k, what, "given twice");
+            return yamlnode_fail(&l->src, k, what, "given twice");
         bool known = false;
         for (size_t i = 0; keys[i] && !known; i++)
             known = strcmp(keys[i], ks) == 0;
         if (!known) {
             char hint[96];
-            return at(l, k, what, "unknown key (%s)%s", list,
-                      suggest_hint(suggest_nearest(ks, keys, SIZE_MAX), hint, sizeof hint));
+            return yamlnode_fail(
+                &l->src, k, what, "unknown key (%s)%s", list,
+                suggest_hint(suggest_nearest(ks, keys, SIZE_MAX), hint, sizeof hint));
         }
         if (fn(l, ctx, ks, what, k, v) != 0)
             return -1;
@@ -167,7 +110,7 @@ static int on_source(loader_t *l, void *ctx, const char *key, const char *what, 
     if (strcmp(key, "where") == 0)
         s->have_where = true;
     /* title, where, date, author, locator, note: text kept in the file */
-    return get_string(l, v, what, buf, sizeof buf);
+    return yamlnode_string(&l->src, v, what, buf, sizeof buf);
 }
 
 typedef struct case_ctx {
@@ -181,7 +124,7 @@ static int on_condition(loader_t *l, void *ctx, const char *key, const char *wha
 {
     char buf[256];
     (void)ctx, (void)key, (void)k;
-    return get_string(l, v, what, buf, sizeof buf);
+    return yamlnode_string(&l->src, v, what, buf, sizeof buf);
 }
 
 static int on_case(loader_t *l, void *ctx, const char *key, const char *what, yaml_node_t *k,
@@ -195,45 +138,45 @@ static int on_case(loader_t *l, void *ctx, const char *key, const char *what, ya
         return get_id(l, v, what, c->id, sizeof c->id);
     if (strcmp(key, "cpu") == 0) {
         x->have_cpu = true;
-        return get_string(l, v, what, c->cpu, sizeof c->cpu);
+        return yamlnode_string(&l->src, v, what, c->cpu, sizeof c->cpu);
     }
     if (strcmp(key, "sku_inferred") == 0)
-        return get_bool(l, v, what, &c->sku_inferred);
+        return yamlnode_bool(&l->src, v, what, &c->sku_inferred);
     if (strcmp(key, "unit_inferred") == 0)
-        return get_bool(l, v, what, &c->unit_inferred);
+        return yamlnode_bool(&l->src, v, what, &c->unit_inferred);
     if (strcmp(key, "machine") == 0) {
         x->have_machine = true;
         return get_id(l, v, what, c->machine, sizeof c->machine);
     }
     if (strcmp(key, "figure") == 0) {
         x->have_figure = true;
-        if (get_double(l, v, what, &c->figure) != 0)
+        if (yamlnode_double(&l->src, v, what, &c->figure) != 0)
             return -1;
         if (!(c->figure > 0))
-            return at(l, v, what, "'%s' must be positive", scalar(v));
+            return yamlnode_fail(&l->src, v, what, "'%s' must be positive", yamlnode_scalar(v));
         return 0;
     }
     if (strcmp(key, "unit") == 0) {
         x->have_unit = true;
         x->unit_node = v;
-        return get_string(l, v, what, c->unit, sizeof c->unit);
+        return yamlnode_string(&l->src, v, what, c->unit, sizeof c->unit);
     }
     if (strcmp(key, "bytes") == 0) {
-        if (get_double(l, v, what, &c->bytes) != 0)
+        if (yamlnode_double(&l->src, v, what, &c->bytes) != 0)
             return -1;
         if (!(c->bytes > 0))
-            return at(l, v, what, "'%s' must be positive", scalar(v));
+            return yamlnode_fail(&l->src, v, what, "'%s' must be positive", yamlnode_scalar(v));
         return 0;
     }
     if (strcmp(key, "spread") == 0)
-        return get_string(l, v, what, c->spread, sizeof c->spread);
+        return yamlnode_string(&l->src, v, what, c->spread, sizeof c->spread);
     if (strcmp(key, "command") == 0) {
         x->have_command = true;
         x->command_node = v;
-        return get_string(l, v, what, c->command, sizeof c->command);
+        return yamlnode_string(&l->src, v, what, c->command, sizeof c->command);
     }
     if (strcmp(key, "role") == 0) {
-        const char *s = scalar(v);
+        const char *s = yamlnode_scalar(v);
         if (s && strcmp(s, "judge") == 0)
             c->role = VAL_ROLE_JUDGE;
         else if (s && strcmp(s, "calibration") == 0)
@@ -241,20 +184,21 @@ static int on_case(loader_t *l, void *ctx, const char *key, const char *what, ya
         else if (s && strcmp(s, "anchor") == 0)
             c->role = VAL_ROLE_ANCHOR;
         else
-            return at(l, v, what, "'%s' is not judge, calibration or anchor",
-                      s ? s : "(not a scalar)");
+            return yamlnode_fail(&l->src, v, what, "'%s' is not judge, calibration or anchor",
+                                 s ? s : "(not a scalar)");
         return 0;
     }
     if (strcmp(key, "conditions") == 0) {
         static const char *const keys[] = {"clock",   "kernel", "libc", "thp",
                                            "preempt", "note",   NULL};
         if (v->type != YAML_MAPPING_NODE)
-            return at(l, v, what, "expected a mapping (clock, kernel, libc, thp, preempt)");
+            return yamlnode_fail(&l->src, v, what,
+                                 "expected a mapping (clock, kernel, libc, thp, preempt)");
         return walk_map(l, v, what, keys, "clock, kernel, libc, thp, preempt, note", on_condition,
                         NULL);
     }
     /* note */
-    return get_string(l, v, what, buf, sizeof buf);
+    return yamlnode_string(&l->src, v, what, buf, sizeof buf);
 }
 
 static bool grow(void **v, size_t *cap, size_t n, size_t size, size_t max)
@@ -281,16 +225,16 @@ static int load_case(loader_t *l, yaml_node_t *map, const char *source)
                                        "command", "role", "note",          NULL};
     val_corpus_t *c = l->c;
     if (map->type != YAML_MAPPING_NODE)
-        return at(l, map, "cases", "each case is a mapping");
+        return yamlnode_fail(&l->src, map, "cases", "each case is a mapping");
     size_t cap_points = l->cap_cases;
     if (!grow((void **)&c->cases, &l->cap_cases, c->n_cases, sizeof *c->cases, VAL_CASES_MAX) ||
         !grow((void **)&c->points, &cap_points, c->n_cases, sizeof *c->points, VAL_CASES_MAX))
-        return at(l, map, "cases", "more than %d cases in the corpus, or out of memory",
-                  VAL_CASES_MAX);
+        return yamlnode_fail(&l->src, map, "cases",
+                             "more than %d cases in the corpus, or out of memory", VAL_CASES_MAX);
     val_case_t *vc = &c->cases[c->n_cases];
     memset(vc, 0, sizeof *vc);
     snprintf(vc->source, sizeof vc->source, "%s", source);
-    snprintf(vc->file, sizeof vc->file, "%s", l->path);
+    snprintf(vc->file, sizeof vc->file, "%s", l->src.path);
     vc->line = (uint32_t)map->start_mark.line + 1;
     vc->predicted_bps = vc->error = NAN;
     case_ctx_t x = {.c = vc};
@@ -306,17 +250,19 @@ static int load_case(loader_t *l, yaml_node_t *map, const char *source)
         if (!have[i]) {
             char what[64];
             snprintf(what, sizeof what, "cases.%s", required[i]);
-            return at(l, map, what, "required (case %s)", vc->id[0] ? vc->id : "without an id");
+            return yamlnode_fail(&l->src, map, what, "required (case %s)",
+                                 vc->id[0] ? vc->id : "without an id");
         }
     char why[512];
     if (val_unit_bps(vc->figure, vc->unit, vc->bytes, &vc->published_bps, why, sizeof why) != 0)
-        return at(l, x.unit_node, "cases.unit", "%s", why);
+        return yamlnode_fail(&l->src, x.unit_node, "cases.unit", "%s", why);
     if (val_command_point(vc->command, vc->machine, &c->points[c->n_cases], why, sizeof why) != 0)
-        return at(l, x.command_node, "cases.command", "'%s': %s", vc->command, why);
+        return yamlnode_fail(&l->src, x.command_node, "cases.command", "'%s': %s", vc->command,
+                             why);
     for (size_t i = 0; i < c->n_cases; i++)
         if (strcmp(c->cases[i].id, vc->id) == 0)
-            return at(l, map, "cases.id", "'%s' is also the id of a case at %s:%u", vc->id,
-                      c->cases[i].file, (unsigned)c->cases[i].line);
+            return yamlnode_fail(&l->src, map, "cases.id", "'%s' is also the id of a case at %s:%u",
+                                 vc->id, c->cases[i].file, (unsigned)c->cases[i].line);
     c->n_cases++;
     return 0;
 }
@@ -343,7 +289,7 @@ static int on_gain(loader_t *l, void *ctx, const char *key, const char *what, ya
         x->den_node = v;
         return get_id(l, v, what, x->den, sizeof x->den);
     }
-    return get_string(l, v, what, buf, sizeof buf);
+    return yamlnode_string(&l->src, v, what, buf, sizeof buf);
 }
 
 /* Gains are resolved once every file is loaded (a gain may name a case of
@@ -360,34 +306,35 @@ static int load_gain(loader_t *l, yaml_node_t *map, const char *source, pending_
     static const char *const keys[] = {"id", "numerator", "denominator", "note", NULL};
     val_corpus_t *c = l->c;
     if (map->type != YAML_MAPPING_NODE)
-        return at(l, map, "gains", "each gain is a mapping");
+        return yamlnode_fail(&l->src, map, "gains", "each gain is a mapping");
     size_t cp = *cap_pend;
     if (!grow((void **)&c->gains, &l->cap_gains, c->n_gains, sizeof *c->gains, VAL_GAINS_MAX) ||
         !grow((void **)pend, &cp, c->n_gains, sizeof **pend, VAL_GAINS_MAX))
-        return at(l, map, "gains", "more than %d gains in the corpus, or out of memory",
-                  VAL_GAINS_MAX);
+        return yamlnode_fail(&l->src, map, "gains",
+                             "more than %d gains in the corpus, or out of memory", VAL_GAINS_MAX);
     *cap_pend = cp;
     val_gain_t *g = &c->gains[c->n_gains];
     memset(g, 0, sizeof *g);
     snprintf(g->source, sizeof g->source, "%s", source);
-    snprintf(g->file, sizeof g->file, "%s", l->path);
+    snprintf(g->file, sizeof g->file, "%s", l->src.path);
     g->line = (uint32_t)map->start_mark.line + 1;
     g->published_ratio = g->predicted_ratio = g->error = NAN;
     gain_ctx_t x = {.g = g};
     if (walk_map(l, map, "gains", keys, "id, numerator, denominator, note", on_gain, &x) != 0)
         return -1;
     if (!g->id[0])
-        return at(l, map, "gains.id", "required");
+        return yamlnode_fail(&l->src, map, "gains.id", "required");
     if (!x.num_node)
-        return at(l, map, "gains.numerator", "required (gain %s)", g->id);
+        return yamlnode_fail(&l->src, map, "gains.numerator", "required (gain %s)", g->id);
     if (!x.den_node)
-        return at(l, map, "gains.denominator", "required (gain %s)", g->id);
+        return yamlnode_fail(&l->src, map, "gains.denominator", "required (gain %s)", g->id);
     if (strcmp(x.num, x.den) == 0)
-        return at(l, x.den_node, "gains.denominator", "'%s' is also the numerator", x.den);
+        return yamlnode_fail(&l->src, x.den_node, "gains.denominator", "'%s' is also the numerator",
+                             x.den);
     for (size_t i = 0; i < c->n_gains; i++)
         if (strcmp(c->gains[i].id, g->id) == 0)
-            return at(l, map, "gains.id", "'%s' is also the id of a gain at %s:%u", g->id,
-                      c->gains[i].file, (unsigned)c->gains[i].line);
+            return yamlnode_fail(&l->src, map, "gains.id", "'%s' is also the id of a gain at %s:%u",
+                                 g->id, c->gains[i].file, (unsigned)c->gains[i].line);
     pending_gain_t *p = &(*pend)[c->n_gains];
     snprintf(p->num, sizeof p->num, "%s", x.num);
     snprintf(p->den, sizeof p->den, "%s", x.den);
@@ -410,12 +357,10 @@ static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_
         free(text);
         return -1;
     }
-    loader_t l = {.path = path,
+    loader_t l = {.src = {.path = path, .err = err, .errlen = errlen},
                   .c = c,
                   .cap_cases = *cap_cases,
-                  .cap_gains = *cap_gains,
-                  .err = err,
-                  .errlen = errlen};
+                  .cap_gains = *cap_gains};
     yaml_parser_t parser;
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -431,16 +376,17 @@ static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_
     yaml_node_t *src = NULL, *cases = NULL, *gains = NULL;
     source_ctx_t s = {0};
     if (!root || root->type != YAML_MAPPING_NODE) {
-        at(&l, root, "(top level)", "expected a mapping with source, cases and gains");
+        yamlnode_fail(&l.src, root, "(top level)",
+                      "expected a mapping with source, cases and gains");
         goto out;
     }
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
          p++) {
         yaml_node_t *k = yaml_document_get_node(&l.doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&l.doc, p->value);
-        const char *ks = scalar(k);
+        const char *ks = yamlnode_scalar(k);
         if (ks && key_repeated(root, p, &l.doc)) {
-            at(&l, k, ks, "given twice");
+            yamlnode_fail(&l.src, k, ks, "given twice");
             goto out;
         }
         if (ks && strcmp(ks, "source") == 0)
@@ -450,16 +396,17 @@ static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_
         else if (ks && strcmp(ks, "gains") == 0)
             gains = v;
         else {
-            at(&l, k, ks ? ks : "(top level)", "unknown key (source, cases, gains)");
+            yamlnode_fail(&l.src, k, ks ? ks : "(top level)", "unknown key (source, cases, gains)");
             goto out;
         }
     }
     if (!src) {
-        at(&l, root, "source", "required");
+        yamlnode_fail(&l.src, root, "source", "required");
         goto out;
     }
     if (src->type != YAML_MAPPING_NODE) {
-        at(&l, src, "source", "expected a mapping (id, title, where, date, author, locator)");
+        yamlnode_fail(&l.src, src, "source",
+                      "expected a mapping (id, title, where, date, author, locator)");
         goto out;
     }
     static const char *const source_keys[] = {"id",     "title",   "where", "date",
@@ -468,16 +415,17 @@ static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_
                  on_source, &s) != 0)
         goto out;
     if (!s.id[0]) {
-        at(&l, src, "source.id", "required");
+        yamlnode_fail(&l.src, src, "source.id", "required");
         goto out;
     }
     if (!s.have_where) {
-        at(&l, src, "source.where", "required (list and message id, URL or commit)");
+        yamlnode_fail(&l.src, src, "source.where", "required (list and message id, URL or commit)");
         goto out;
     }
     for (size_t i = 0; i < c->n_sources; i++)
         if (strcmp(c->sources[i], s.id) == 0) {
-            at(&l, src, "source.id", "'%s' is the id of another file's source", s.id);
+            yamlnode_fail(&l.src, src, "source.id", "'%s' is the id of another file's source",
+                          s.id);
             goto out;
         }
     char(*ns)[32] = realloc(c->sources, (c->n_sources + 1) * sizeof *c->sources);
@@ -493,7 +441,7 @@ static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_
     snprintf(c->source_files[c->n_sources], sizeof *c->source_files, "%s", path);
     snprintf(c->sources[c->n_sources++], sizeof *c->sources, "%s", s.id);
     if (!cases || cases->type != YAML_SEQUENCE_NODE) {
-        at(&l, cases ? cases : root, "cases", "required: a list of cases");
+        yamlnode_fail(&l.src, cases ? cases : root, "cases", "required: a list of cases");
         goto out;
     }
     for (yaml_node_item_t *it = cases->data.sequence.items.start;
@@ -502,7 +450,7 @@ static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_
             goto out;
     if (gains) {
         if (gains->type != YAML_SEQUENCE_NODE) {
-            at(&l, gains, "gains", "expected a list of gains");
+            yamlnode_fail(&l.src, gains, "gains", "expected a list of gains");
             goto out;
         }
         for (yaml_node_item_t *it = gains->data.sequence.items.start;
