@@ -10,6 +10,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/base/errbuf.h"
+#include "sim/machine/infile.h"
+
+int yamlnode_load(const char *path, uint64_t max_bytes, yaml_document_t *doc, char *err,
+                  size_t errlen)
+{
+    char *text = NULL;
+    size_t len;
+    if (infile_read(path, max_bytes, NULL, &text, &len, err, errlen) != 0)
+        return -1;
+    if (infile_yaml_bounds(text, len, path, err, errlen) != 0) {
+        free(text);
+        return -1;
+    }
+    yaml_parser_t parser;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    int rc = 0;
+    if (!yaml_parser_load(&parser, doc)) /* the document holds copies of its text */
+        rc = errbuf_set(err, errlen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
+                        parser.problem_mark.column + 1,
+                        parser.problem ? parser.problem : "YAML error");
+    yaml_parser_delete(&parser);
+    free(text);
+    return rc;
+}
+
+bool yamlnode_key_repeated(yaml_document_t *doc, const yaml_node_t *map, const yaml_node_pair_t *p)
+{
+    const char *ks = yamlnode_scalar(yaml_document_get_node(doc, p->key));
+    for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; ks && q < p; q++) {
+        const char *qs = yamlnode_scalar(yaml_document_get_node(doc, q->key));
+        if (qs && strcmp(qs, ks) == 0)
+            return true;
+    }
+    return false;
+}
+
 int yamlnode_fail(const yamlnode_src_t *s, const yaml_node_t *n, const char *what, const char *fmt,
                   ...)
 {

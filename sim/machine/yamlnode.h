@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <yaml.h>
 
@@ -24,6 +25,14 @@ typedef struct yamlnode_src {
     size_t errlen;
 } yamlnode_src_t;
 
+/* The YAML document of the file at path, read through sim/machine/infile.c
+ * (a regular file of at most max_bytes, nesting and anchors bounded) and
+ * loaded by libyaml. Returns 0 (the caller deletes *doc), or -1 with
+ * "path:line:col: problem" in err. */
+int yamlnode_load(const char *path, uint64_t max_bytes, yaml_document_t *doc, char *err,
+                  size_t errlen);
+/* Is the key of pair p given earlier in the same mapping? */
+bool yamlnode_key_repeated(yaml_document_t *doc, const yaml_node_t *map, const yaml_node_pair_t *p);
 /* Write "path:line:col: what: <fmt>" for node n (0:0 without a node); returns -1. */
 int yamlnode_fail(const yamlnode_src_t *s, const yaml_node_t *n, const char *what, const char *fmt,
                   ...) __attribute__((format(printf, 4, 5)));

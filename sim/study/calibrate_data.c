@@ -73,18 +73,6 @@ static int parse_args(loader_t *l, const yaml_node_t *n, const machine_t *m, cal
     return 0;
 }
 
-/* Is the key of pair p given earlier in the same mapping? */
-static bool key_repeated(const yaml_node_t *map, const yaml_node_pair_t *p, yaml_document_t *doc)
-{
-    const char *ks = yamlnode_scalar(yaml_document_get_node(doc, p->key));
-    for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; ks && q < p; q++) {
-        const char *qs = yamlnode_scalar(yaml_document_get_node(doc, q->key));
-        if (qs && strcmp(qs, ks) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* per_line:<event>: a counter every run has (run_std_counters) or that the
  * machine's pmu: section maps; else file:line:col with the nearest name. */
 static int check_counter(loader_t *l, const yaml_node_t *v, const char *what, const char *ev,
@@ -126,7 +114,7 @@ static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case
             return yamlnode_fail(&l->src, k, "cases", "keys must be names");
         char what[96];
         snprintf(what, sizeof(what), "cases.%s", ks);
-        if (key_repeated(map, p, &l->doc))
+        if (yamlnode_key_repeated(&l->doc, map, p))
             return yamlnode_fail(&l->src, k, what, "given twice in one case");
         if (strcmp(ks, "id") == 0) {
             if (yamlnode_string(&l->src, v, what, c->id, sizeof(c->id)))
@@ -195,31 +183,15 @@ static int load_case(loader_t *l, yaml_node_t *map, const machine_t *m, cal_case
 
 cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t errlen)
 {
-    char *text;
-    size_t len;
-    if (infile_read(path, INFILE_MAX_CALIBRATION_BYTES, NULL, &text, &len, err, errlen) != 0)
-        return NULL;
-    if (infile_yaml_bounds(text, len, path, err, errlen) != 0) {
-        free(text);
-        return NULL;
-    }
-    cal_data_t *d = calloc(1, sizeof(*d));
     loader_t l = {.src = {.path = path, .err = err, .errlen = errlen}};
-    yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-    bool have_doc = false;
+    if (yamlnode_load(path, INFILE_MAX_CALIBRATION_BYTES, &l.doc, err, errlen) != 0)
+        return NULL;
+    cal_data_t *d = calloc(1, sizeof(*d));
     if (!d) {
         errbuf_set(err, errlen, "out of memory");
         goto out;
     }
     snprintf(d->path, sizeof(d->path), "%s", path);
-    if (!yaml_parser_load(&parser, &l.doc)) {
-        errbuf_set(err, errlen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
-                   parser.problem_mark.column + 1, parser.problem ? parser.problem : "YAML error");
-        goto fail;
-    }
-    have_doc = true;
     yaml_node_t *root = yaml_document_get_root_node(&l.doc);
     if (!root || root->type != YAML_MAPPING_NODE) {
         yamlnode_fail(&l.src, root, "(top level)",
@@ -231,7 +203,7 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
         yaml_node_t *k = yaml_document_get_node(&l.doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&l.doc, p->value);
         const char *ks = yamlnode_scalar(k);
-        if (ks && key_repeated(root, p, &l.doc)) {
+        if (ks && yamlnode_key_repeated(&l.doc, root, p)) {
             yamlnode_fail(&l.src, k, ks, "given twice");
             goto fail;
         }
@@ -254,7 +226,7 @@ cal_data_t *cal_load(const char *path, const machine_t *m, char *err, size_t err
             }
             for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
                  q++)
-                if (key_repeated(v, q, &l.doc)) {
+                if (yamlnode_key_repeated(&l.doc, v, q)) {
                     yaml_node_t *qk = yaml_document_get_node(&l.doc, q->key);
                     yamlnode_fail(&l.src, qk, "fit", "'%s' is given twice",
                                   yamlnode_scalar(qk) ? yamlnode_scalar(qk) : "?");
@@ -369,10 +341,7 @@ fail:
     free(d);
     d = NULL;
 out:
-    if (have_doc)
-        yaml_document_delete(&l.doc);
-    yaml_parser_delete(&parser);
-    free(text);
+    yaml_document_delete(&l.doc);
     return d;
 }
 

@@ -48,17 +48,6 @@ static int get_id(loader_t *l, const yaml_node_t *n, const char *what, char *dst
     return 0;
 }
 
-static bool key_repeated(const yaml_node_t *map, const yaml_node_pair_t *p, yaml_document_t *doc)
-{
-    const char *ks = yamlnode_scalar(yaml_document_get_node(doc, p->key));
-    for (const yaml_node_pair_t *q = map->data.mapping.pairs.start; ks && q < p; q++) {
-        const char *qs = yamlnode_scalar(yaml_document_get_node(doc, q->key));
-        if (qs && strcmp(qs, ks) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* Walk map's pairs: each key must be a name given once and one of keys[]. */
 typedef int (*pair_fn)(loader_t *l, void *ctx, const char *key, const char *what, yaml_node_t *k,
                        yaml_node_t *v);
@@ -75,7 +64,7 @@ static int walk_map(loader_t *l, yaml_node_t *map, const char *prefix, const cha
         if (!ks)
             return yamlnode_fail(&l->src, k, prefix, "keys must be names");
         snprintf(what, sizeof what, "%.100s.%.100s", prefix, ks);
-        if (key_repeated(map, p, &l->doc))
+        if (yamlnode_key_repeated(&l->doc, map, p))
             return yamlnode_fail(&l->src, k, what, "given twice");
         bool known = false;
         for (size_t i = 0; keys[i] && !known; i++)
@@ -349,29 +338,13 @@ static int load_gain(loader_t *l, yaml_node_t *map, const char *source, pending_
 static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_t *cap_gains,
                      pending_gain_t **pend, size_t *cap_pend, char *err, size_t errlen)
 {
-    char *text = NULL;
-    size_t len;
-    if (infile_read(path, VAL_CORPUS_FILE_BYTES, NULL, &text, &len, err, errlen) != 0)
-        return -1;
-    if (infile_yaml_bounds(text, len, path, err, errlen) != 0) {
-        free(text);
-        return -1;
-    }
     loader_t l = {.src = {.path = path, .err = err, .errlen = errlen},
                   .c = c,
                   .cap_cases = *cap_cases,
                   .cap_gains = *cap_gains};
-    yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-    int rc = -1;
-    if (!yaml_parser_load(&parser, &l.doc)) {
-        errbuf_set(err, errlen, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
-                   parser.problem_mark.column + 1, parser.problem ? parser.problem : "YAML error");
-        yaml_parser_delete(&parser);
-        free(text);
+    if (yamlnode_load(path, VAL_CORPUS_FILE_BYTES, &l.doc, err, errlen) != 0)
         return -1;
-    }
+    int rc = -1;
     yaml_node_t *root = yaml_document_get_root_node(&l.doc);
     yaml_node_t *src = NULL, *cases = NULL, *gains = NULL;
     source_ctx_t s = {0};
@@ -385,7 +358,7 @@ static int load_file(val_corpus_t *c, const char *path, size_t *cap_cases, size_
         yaml_node_t *k = yaml_document_get_node(&l.doc, p->key);
         yaml_node_t *v = yaml_document_get_node(&l.doc, p->value);
         const char *ks = yamlnode_scalar(k);
-        if (ks && key_repeated(root, p, &l.doc)) {
+        if (ks && yamlnode_key_repeated(&l.doc, root, p)) {
             yamlnode_fail(&l.src, k, ks, "given twice");
             goto out;
         }
@@ -463,8 +436,6 @@ out:
     *cap_cases = l.cap_cases;
     *cap_gains = l.cap_gains;
     yaml_document_delete(&l.doc);
-    yaml_parser_delete(&parser);
-    free(text);
     return rc;
 }
 
