@@ -23,6 +23,11 @@
 
 #define FOLIO_BYTES (2ull << 20)
 
+static bool is_probe(xcg_role_t r)
+{
+    return r == XCG_PROBE_READ || r == XCG_PROBE_WRITE || r == XCG_PROBE_ZERO;
+}
+
 /* A kernel both the host and the machine run. */
 static bool both_run(const char *fn, const machine_t *m, const host_info_t *h)
 {
@@ -90,18 +95,20 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
     for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++) {
         const kern_bench_t *b = kern_bench_find(loads[i]);
         if (b && kern_bench_native_supported(b, h->isa, h->features, host_name(h), w, sizeof w)) {
-            add(st, XCG_PROBE_READ, "probe-read", WL_LOAD, loads[i], WL_CALLER_REPEAT,
-                XCG_PROBE_BYTES, 0);
+            add(st, XCG_PROBE_READ, "probe-read", WL_LOAD, loads[i], WL_CALLER_REPEAT, size_bytes,
+                0);
             break;
         }
     }
     for (size_t i = 0; i < sizeof nts / sizeof nts[0]; i++)
         if (both_run(nts[i], m, h)) {
             add(st, XCG_PROBE_WRITE, "probe-write", WL_NTSTORE, nts[i], WL_CALLER_REPEAT,
-                XCG_PROBE_BYTES, 0x5a);
+                size_bytes, 0x5a);
+            add(st, XCG_PROBE_ZERO, "probe-zero", WL_NTSTORE, nts[i], WL_CALLER_REPEAT, size_bytes,
+                0);
             break;
         }
-    if (st->n != 2) {
+    if (st->n != 3) {
         errbuf_set(why, whylen, "no load or non-temporal store kernel for the probes runs here");
         st->n = 0;
         return 0;
@@ -206,6 +213,12 @@ static const xcg_case_t *role_case(const xcg_study_t *st, xcg_role_t role)
     return NULL;
 }
 
+double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib)
+{
+    double d = probe_zero_gib > 0 && probe_write_gib > 0 ? probe_write_gib / probe_zero_gib : 1.0;
+    return d <= 1.0 ? d : 1.0; /* zeros no cheaper than data (or, by noise, dearer) */
+}
+
 /* Task i: pass i / n (n = the file's own figures), case i % n. */
 static void xcg_task(void *ctx, size_t i)
 {
@@ -214,22 +227,25 @@ static void xcg_task(void *ctx, size_t i)
     const size_t pass = i / st->n;
     xcg_case_t *c = &st->cs[i % st->n];
     static __thread run_result_t res; /* large: one per thread */
-    if (c->role == XCG_PROBE_READ || c->role == XCG_PROBE_WRITE)
+    if (is_probe(c->role))
         return;
     const bool own = pass == st->passes;
     const char *set[MACHINE_SET_MAX];
-    char rd[MACHINE_SET_ARG_MAX], wr[MACHINE_SET_ARG_MAX];
+    char rd[MACHINE_SET_ARG_MAX], wr[MACHINE_SET_ARG_MAX], zd[MACHINE_SET_ARG_MAX];
     size_t n = 0;
-    for (uint32_t j = 0; j < p->m->n_set && n + 2 < MACHINE_SET_MAX; j++)
+    for (uint32_t j = 0; j < p->m->n_set && n + 3 < MACHINE_SET_MAX; j++)
         set[n++] = p->m->set[j];
     double ghz = 0;
     if (!own) {
+        double w = role_case(st, XCG_PROBE_WRITE)->native_gib[pass];
         snprintf(rd, sizeof rd, "memory.read_bandwidth=%.4fGB/s",
                  role_case(st, XCG_PROBE_READ)->native_gib[pass]);
-        snprintf(wr, sizeof wr, "memory.write_bandwidth=%.4fGB/s",
-                 role_case(st, XCG_PROBE_WRITE)->native_gib[pass]);
+        snprintf(wr, sizeof wr, "memory.write_bandwidth=%.4fGB/s", w);
+        snprintf(zd, sizeof zd, "memory.zero_data_fraction=%.4f",
+                 xcg_zero_data_share(w, role_case(st, XCG_PROBE_ZERO)->native_gib[pass]));
         set[n++] = rd;
         set[n++] = wr;
+        set[n++] = zd;
         ghz = p->at_file_clock ? 0 : st->pass_ghz[pass];
     }
     char why[512] = "";
@@ -256,7 +272,7 @@ int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigne
         return -1;
     for (size_t i = 0; i < st->n; i++) {
         const xcg_case_t *c = &st->cs[i];
-        if (c->role == XCG_PROBE_READ || c->role == XCG_PROBE_WRITE)
+        if (is_probe(c->role))
             continue;
         bool bad = isnan(c->model_file_gib);
         for (uint32_t k = 0; k < st->passes; k++)
@@ -270,6 +286,7 @@ int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigne
 size_t xcg_gains(const xcg_study_t *st, xcg_gain_t *out, size_t max)
 {
     const xcg_case_t *base = role_case(st, XCG_BASE);
+    const xcg_case_t *zero = role_case(st, XCG_PROBE_ZERO);
     size_t n = 0;
     if (!base || st->passes == 0)
         return 0;
@@ -291,6 +308,8 @@ size_t xcg_gains(const xcg_study_t *st, xcg_gain_t *out, size_t max)
         g->model_file = c->model_file_gib / base->model_file_gib;
         g->within = g->model_mean >= g->native_lo / (1 + XCG_TOLERANCE) &&
                     g->model_mean <= g->native_hi * (1 + XCG_TOLERANCE);
+        g->probe_set = zero && c->spec.fill == zero->spec.fill &&
+                       strcmp(c->spec.function, zero->spec.function) == 0;
     }
     return n;
 }
@@ -303,20 +322,25 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
         return -1;
     FILE *f = outfile_fp(of);
     const xcg_case_t *rd = role_case(st, XCG_PROBE_READ), *wr = role_case(st, XCG_PROBE_WRITE);
+    const xcg_case_t *zr = role_case(st, XCG_PROBE_ZERO);
     fprintf(f, "pass,case,role,machine,args,native_gib_per_s,model_gib_per_s,clock_ghz,"
-               "probe_read_gib_per_s,probe_write_gib_per_s,model_file_gib_per_s,started_utc\n");
-    static const char *const roles[] = {"probe-read", "probe-write", "base", "way"};
+               "probe_read_gib_per_s,probe_write_gib_per_s,probe_zero_gib_per_s,"
+               "model_zero_data_fraction,model_file_gib_per_s,started_utc\n");
+    static const char *const roles[] = {"probe-read", "probe-write", "probe-zero", "base", "way"};
     for (uint32_t k = 0; k < st->passes; k++)
         for (size_t i = 0; i < st->n; i++) {
             const xcg_case_t *c = &st->cs[i];
-            bool probe = c->role == XCG_PROBE_READ || c->role == XCG_PROBE_WRITE;
+            bool probe = is_probe(c->role);
+
             fprintf(f, "%u,%s,%s,%s,\"%s\",%.4f,", k, c->id, roles[c->role], machine, c->args,
                     c->native_gib[k]);
             if (probe)
                 fputs(",", f);
             else
                 fprintf(f, "%.4f,", c->model_gib[k]);
-            fprintf(f, "%.3f,%.4f,%.4f,", c->clock_ghz[k], rd->native_gib[k], wr->native_gib[k]);
+            fprintf(f, "%.3f,%.4f,%.4f,%.4f,%.4f,", c->clock_ghz[k], rd->native_gib[k],
+                    wr->native_gib[k], zr->native_gib[k],
+                    xcg_zero_data_share(wr->native_gib[k], zr->native_gib[k]));
             if (!probe)
                 fprintf(f, "%.4f", c->model_file_gib);
             fprintf(f, ",%s\n", st->started_utc);

@@ -15,16 +15,29 @@
  *    then go up, 0..N-3, where the base's go down, N-1..2: the direction
  *    across 4 KiB boundaries).
  *  - The host's state moves (a guest's write path has halved within half an
- *    hour), so the cases are measured in interleaved passes, each with two
- *    probes of the same footprint's memory: a DRAM read (the widest load,
- *    512 MiB) and a DRAM write of data (the widest non-temporal store with
- *    fill 0x5a, 512 MiB). Each pass's order is rotated by one.
+ *    hour, and what a line of zeros saves on it against a line of data went
+ *    from 0.6 to nothing), so the cases are measured in interleaved passes,
+ *    each with three probes of the same footprint's memory: a DRAM read (the
+ *    widest load), a DRAM write of data (the widest non-temporal store with
+ *    fill 0x5a) and the same write of zeros, each over a buffer of the
+ *    cases' size: this guest's write path runs 1.5-3 times faster over
+ *    512 MiB than over 1 GiB (docs/MODEL.md section 12). Each pass's
+ *    order is rotated by one.
  *  - A gain's native figure is per pass (the way's rate over the base's in
  *    the same pass); its range is the least and greatest over the passes.
  *  - The model predicts each pass's cases with that pass's state: the
  *    machine file with memory.read_bandwidth and memory.write_bandwidth set
- *    to the probes' rates, at the clock measured around the pass (unless
- *    --clock file). It also predicts them at the file's own memory figures.
+ *    to the read and data probes' rates, memory.zero_data_fraction to the
+ *    data probe's rate over the zero probe's (at most 1): what a line of
+ *    zero data costs on the host's write path now. A line-zeroing command
+ *    (CLZERO, an elided rep stos) is no line of data: its share,
+ *    memory.zero_write_fraction, stays the file's (on the Zen 5 guest the
+ *    zero probe ran at 1.04-1.10x the data probe while CLZERO ran at
+ *    1.6-1.8x it, in the same passes). At the clock measured around the
+ *    pass (unless --clock file). It also predicts them at the
+ *    file's own memory figures.
+ *  - A way that clears with the zero probe's kernel is not judged: its
+ *    lines' cost on the write path is the probe's (xcg_gain_t.probe_set).
  *  - A gain is "within" when the model's mean gain over the passes lies in
  *    the native range widened by XCG_TOLERANCE on each side (lo / (1 + t) ..
  *    hi x (1 + t)).
@@ -46,13 +59,13 @@
 #define XCG_PASSES_MAX     16
 #define XCG_CASES_MAX      10
 #define XCG_TOLERANCE      0.15
-#define XCG_PROBE_BYTES    (512ull << 20)
 #define XCG_DEFAULT_BYTES  (1ull << 30)
 #define XCG_DEFAULT_PASSES 3
 
 typedef enum xcg_role {
     XCG_PROBE_READ = 0, /* the pass's DRAM read rate */
     XCG_PROBE_WRITE,    /* the pass's DRAM write rate for lines of data */
+    XCG_PROBE_ZERO,     /* the same stores of zeros: the pass's zero-line discount */
     XCG_BASE,           /* page-at-a-time: every gain's denominator */
     XCG_WAY,            /* one call per folio: a gain's numerator */
 } xcg_role_t;
@@ -84,7 +97,13 @@ typedef struct xcg_gain {
     double model_lo, model_hi, model_mean; /* at each pass's state */
     double model_file;                     /* at the file's own memory figures */
     bool within;                           /* model_mean inside the widened native range */
+    bool probe_set; /* the way clears with the zero probe's kernel: its cost is the probe's */
 } xcg_gain_t;
+
+/* The model's memory.zero_data_fraction at a pass's state: the data probe's
+ * rate over the zero probe's, at most 1 (1 when either is unknown). Pure;
+ * exposed for the tests. */
+double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib);
 
 /* The cases for this host and machine over size_bytes (a multiple of 2 MiB;
  * 0: XCG_DEFAULT_BYTES). Returns the count, or 0 with *why set when the host
@@ -104,7 +123,8 @@ int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigne
 /* The gains of the ways over the base, in case order; returns their count. */
 size_t xcg_gains(const xcg_study_t *st, xcg_gain_t *out, size_t max);
 /* The study as CSV (atomically): a row per pass and case (native and model
- * GiB/s, the pass's clock and probes). Returns 0, or -1 with a reason. */
+ * GiB/s, the pass's clock, probes and the zero_data_fraction the model took
+ * from them). Returns 0, or -1 with a reason. */
 int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, char *err,
                   size_t errlen);
 

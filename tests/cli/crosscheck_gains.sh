@@ -3,10 +3,12 @@
 # case. The table has a row per case with a native and a model figure per pass; each gain's
 # native range is the least and greatest over the passes of the way's rate over the base's,
 # as recomputed here from the CSV, whose probes are the pass's figures; the model's figures per
-# pass are those of the machine file with the pass's probes as memory.read_bandwidth and
-# memory.write_bandwidth (`clearsim run` with the same --set, at the pass's clock, checked
-# for one case). Accuracy is not judged (it depends on the host's state: docs/MODEL.md
-# section 13). Usage errors: --passes and --size without --gains, --quick with it.
+# pass are those of the machine file with the pass's probes as memory.read_bandwidth,
+# memory.write_bandwidth and memory.zero_data_fraction (the data probe over the zero probe, at
+# most 1) (`clearsim run` with the same --set, at the pass's clock, checked for one case). The
+# way that clears with the zero probe's kernel is not judged, and the summary says so.
+# Accuracy is not judged (it depends on the host's state: docs/MODEL.md section 13). Usage
+# errors: --passes and --size without --gains, --quick with it.
 #
 # Skips: a host without 2 MiB pages (THP or hugetlb) or one no bundled machine file matches;
 # sanitizer builds. Not timed.
@@ -46,6 +48,12 @@ assert passes == [0, 1], passes
 cases = [r["case"] for r in rows if r["pass"] == "0"]
 roles = {r["case"]: r["role"] for r in rows}
 assert roles.get("probe-read") == "probe-read" and roles.get("probe-write") == "probe-write", roles
+assert roles.get("probe-zero") == "probe-zero", roles
+# the zero probe: the data probe's kernel and footprint, fill 0
+pw = [r["args"] for r in rows if r["case"] == "probe-write"][0]
+pz = [r["args"] for r in rows if r["case"] == "probe-zero"][0]
+assert pz == pw.replace("--fill 90", "--fill 0") and pz != pw, (pw, pz)
+zero_kernel = pz.split(" -f ")[1].split()[0]
 base = [c for c in cases if roles[c] == "base"]
 ways = [c for c in cases if roles[c] == "way"]
 assert len(base) == 1 and base[0].startswith("page-") and ways, cases
@@ -67,6 +75,9 @@ for c in cases:
         # every row of a pass carries that pass's probes
         assert r["probe_read_gib_per_s"] == by[(k, "probe-read")]["native_gib_per_s"]
         assert r["probe_write_gib_per_s"] == by[(k, "probe-write")]["native_gib_per_s"]
+        assert r["probe_zero_gib_per_s"] == by[(k, "probe-zero")]["native_gib_per_s"]
+        share = min(1.0, float(r["probe_write_gib_per_s"]) / float(r["probe_zero_gib_per_s"]))
+        assert abs(float(r["model_zero_data_fraction"]) - share) <= 2e-3, (c, k, share)
         if roles[c] in ("base", "way"):
             assert abs(float(table[c][2 * k + 1]) - float(r["model_gib_per_s"])) <= 0.006, (c, k)
 # each gain: the native range over the passes, from the csv
@@ -74,7 +85,7 @@ gains = {}
 for line in open(out):
     m = re.match(r"^(\S+)\s+([0-9.]+)\.\.([0-9.]+)\s+([0-9.]+)\.\.([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+(within|OUTSIDE)", line)
     if m:
-        gains[m.group(1)] = [float(x) for x in m.groups()[1:7]] + [m.group(8)]
+        gains[m.group(1)] = [float(x) for x in m.groups()[1:7]] + [m.group(8), "not judged" in line]
 assert set(gains) == set(ways), (gains.keys(), ways)
 for w in ways:
     nat = [float(by[(k, w)]["native_gib_per_s"]) / float(by[(k, base[0])]["native_gib_per_s"]) for k in passes]
@@ -86,8 +97,12 @@ for w in ways:
     assert abs(g[4] - mean) <= 0.006, (w, g, mean)
     within = min(nat) / 1.15 <= mean <= max(nat) * 1.15
     assert (g[6] == "within") == within, (w, g, nat, mean)
+    assert g[7] == (w == "extent-" + zero_kernel), (w, zero_kernel, g)
+judged = [w for w in ways if not gains[w][7]]
+n_in = sum(1 for w in judged if gains[w][6] == "within")
 summ = [l for l in open(out) if l.startswith("summary: ")]
-assert len(summ) == 1 and summ[0].startswith("summary: %d gains over %s, " % (len(ways), base[0])), summ
+assert len(summ) == 1 and summ[0].startswith("summary: %d gains over %s, %d judged, %d of them within"
+                                             % (len(ways), base[0], len(judged), n_in)), summ
 # one model figure of pass 0, again with `clearsim run` and the pass's probes and clock
 r = by[(0, ways[0])]
 clock = [float(by[(0, c)]["clock_ghz"]) for c in cases if float(by[(0, c)]["clock_ghz"]) > 0]
@@ -97,7 +112,8 @@ if clock:
     p = subprocess.run([cs, "run", "--machine", machine, *args, "--format", "json",
                         "--set", "core.freq=%.6fGHz" % ghz,
                         "--set", "memory.read_bandwidth=%sGB/s" % r["probe_read_gib_per_s"],
-                        "--set", "memory.write_bandwidth=%sGB/s" % r["probe_write_gib_per_s"]],
+                        "--set", "memory.write_bandwidth=%sGB/s" % r["probe_write_gib_per_s"],
+                        "--set", "memory.zero_data_fraction=%s" % r["model_zero_data_fraction"]],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     got = json.loads(p.stdout)["bytes_per_sec"] / 2**30

@@ -1,0 +1,118 @@
+/*
+ * test_xc_gains.c - `clearsim crosscheck --gains` without a host or a model
+ * run (sim/study/xc_gains.c): the zero-line share it takes from a pass's
+ * probes, and each gain's native range, model mean and verdict over a study
+ * filled in by hand.
+ *
+ * Notes
+ *  - Expectations are written out by hand. The verdict's edge is the native
+ *    range widened by XCG_TOLERANCE (15%) each way: a model mean a hair
+ *    under hi x 1.15 is within, one a hair above it is not.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sim/study/xc_gains.h"
+
+/* the data probe over the zero probe, at most 1; 1 when a probe is unknown */
+static void test_zero_data_share(void **state)
+{
+    (void)state;
+    assert_true(fabs(xcg_zero_data_share(22.0, 24.0) - 22.0 / 24.0) < 1e-12);
+    assert_true(fabs(xcg_zero_data_share(30.0, 60.0) - 0.5) < 1e-12);
+    assert_true(xcg_zero_data_share(24.0, 24.0) == 1.0);
+    assert_true(xcg_zero_data_share(25.0, 24.0) == 1.0); /* zeros slower: no discount */
+    assert_true(xcg_zero_data_share(0.0, 24.0) == 1.0);
+    assert_true(xcg_zero_data_share(22.0, 0.0) == 1.0);
+    assert_true(xcg_zero_data_share(22.0, NAN) == 1.0);
+}
+
+static xcg_case_t *put(xcg_study_t *st, xcg_role_t role, const char *id, const char *fn,
+                       uint32_t fill)
+{
+    xcg_case_t *c = &st->cs[st->n++];
+    memset(c, 0, sizeof *c);
+    c->role = role;
+    snprintf(c->id, sizeof c->id, "%s", id);
+    wl_spec_init(&c->spec);
+    snprintf(c->spec.function, sizeof c->spec.function, "%s", fn);
+    c->spec.fill = fill;
+    return c;
+}
+
+static void test_gains(void **state)
+{
+    (void)state;
+    static xcg_study_t st;
+    memset(&st, 0, sizeof st);
+    st.passes = 2;
+    put(&st, XCG_PROBE_READ, "probe-read", "load64", 0);
+    put(&st, XCG_PROBE_WRITE, "probe-write", "avx512_nt", 0x5a);
+    put(&st, XCG_PROBE_ZERO, "probe-zero", "avx512_nt", 0);
+    xcg_case_t *base = put(&st, XCG_BASE, "page-rep_stosb", "rep_stosb", 0);
+    xcg_case_t *a = put(&st, XCG_WAY, "extent-clzero", "clzero", 0);
+    xcg_case_t *b = put(&st, XCG_WAY, "extent-movnti", "movnti", 0);
+    xcg_case_t *nt = put(&st, XCG_WAY, "extent-avx512_nt", "avx512_nt", 0);
+    /* native base 20 and 16; the model's 20 and 20 */
+    base->native_gib[0] = 20, base->native_gib[1] = 16;
+    base->model_gib[0] = 20, base->model_gib[1] = 20;
+    base->model_file_gib = 25;
+    /* clzero: native gains 2.0 and 2.5 -> range 2.0..2.5; the model's 2.5 and 3.248 -> mean
+     * 2.874, a thousandth under the edge 2.5 x 1.15 = 2.875: within */
+    a->native_gib[0] = 40, a->native_gib[1] = 40;
+    a->model_gib[0] = 50, a->model_gib[1] = 64.96;
+    a->model_file_gib = 100;
+    /* movnti: native 1.0 and 1.25 -> 1.0..1.25; model 1.4375 and 1.4376 -> mean 1.43755, a
+     * hair over the edge 1.25 x 1.15 = 1.4375: outside */
+    b->native_gib[0] = 20, b->native_gib[1] = 20;
+    b->model_gib[0] = 28.75, b->model_gib[1] = 28.752;
+    b->model_file_gib = 50;
+    /* avx512_nt: the zero probe's kernel and fill: not judged, whatever its verdict */
+    nt->native_gib[0] = 24, nt->native_gib[1] = 24;
+    nt->model_gib[0] = 24, nt->model_gib[1] = 24;
+    nt->model_file_gib = 75;
+
+    xcg_gain_t g[XCG_CASES_MAX];
+    size_t n = xcg_gains(&st, g, XCG_CASES_MAX);
+    assert_int_equal(n, 3);
+    assert_ptr_equal(g[0].way, a);
+    assert_true(fabs(g[0].native_lo - 2.0) < 1e-12 && fabs(g[0].native_hi - 2.5) < 1e-12);
+    assert_true(fabs(g[0].model_lo - 2.5) < 1e-12 && fabs(g[0].model_hi - 3.248) < 1e-12);
+    assert_true(fabs(g[0].model_mean - 2.874) < 1e-12);
+    assert_true(fabs(g[0].model_file - 4.0) < 1e-12);
+    assert_true(g[0].within);
+    assert_false(g[0].probe_set);
+    assert_ptr_equal(g[1].way, b);
+    assert_true(fabs(g[1].native_lo - 1.0) < 1e-12 && fabs(g[1].native_hi - 1.25) < 1e-12);
+    assert_false(g[1].within);
+    assert_false(g[1].probe_set);
+    assert_ptr_equal(g[2].way, nt);
+    assert_true(g[2].probe_set);
+    assert_true(fabs(g[2].native_lo - 1.2) < 1e-12 && fabs(g[2].native_hi - 1.5) < 1e-12);
+    assert_true(fabs(g[2].model_mean - 1.2) < 1e-12);
+    assert_true(g[2].within);
+
+    /* the same kernel with data is not the zero probe's way */
+    nt->spec.fill = 0x5a;
+    n = xcg_gains(&st, g, XCG_CASES_MAX);
+    assert_int_equal(n, 3);
+    assert_false(g[2].probe_set);
+    /* room for fewer gains than there are ways */
+    assert_int_equal(xcg_gains(&st, g, 1), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_data_share),
+        cmocka_unit_test(test_gains),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
