@@ -46,10 +46,15 @@ static char *header_text(const measure_t *ms, const char *command)
         fprintf(f, "# Command: %s\n", command);
     fprintf(f, "# Every timing value is measured ('# measured: ...') or fitted, with calibrate's "
                "fitter, to the\n"
-               "# microbenchmark figures of microbench: below ('# fitted: ...'). No clearing "
-               "case of crosscheck's\n"
-               "# sweep and no clearing at DRAM scale entered the fit: those test it. A timing no "
-               "figure\n"
+               "# microbenchmark figures of microbench: below ('# fitted: ...'). The clears among "
+               "them are\n"
+               "# at L1 size (issue costs, fences, calls, startup), and non-temporal stores and "
+               "line zeroing\n"
+               "# over 1 GiB set the write path (the footprint of the cases it serves; a native "
+               "measurement\n"
+               "# of the silicon at hand may set a mechanism, DEVELOPERS.md): crosscheck's chunked "
+               "cases of\n"
+               "# those kernels are then no test of it; its other cases are. A timing no figure\n"
                "# determines says so ('# not measured: ...', with why).\n");
     fprintf(f,
             "# Values no microbenchmark observes (geometry past sysfs, prefetchers, policies, "
