@@ -56,12 +56,6 @@ static const stage_keys_t stages[] = {
     {10, {"os.fault_4k", "os.populate_fraction", "os.fault_2m"}},
 };
 
-static const measure_fig_t *fig(measure_t *ms, const char *id)
-{
-    const measure_fig_t *f = measure_i_fig(ms, id);
-    return f && !f->skipped ? f : NULL;
-}
-
 static void fmt_key(const char *path, double v, char *buf, size_t len)
 {
     const cfg_key_t *k = cfg_key_find(path);
@@ -73,22 +67,7 @@ static void fmt_key(const char *path, double v, char *buf, size_t len)
 
 /* ------------------------------------------------------------ direct values */
 
-static const measure_fig_t *fig(measure_t *ms, const char *id);
-static double fig_bpc(measure_t *ms, const char *id, double mult);
 static double in_flight(const measure_t *ms, double bpc, const measure_fig_t *lat);
-
-/* Whether the write path's figures at the cases' footprint ran: stores of
- * data and of zeros (and, for the line-zeroing share, line_zero too). A file
- * of figures from before them (--figures) fits the L1-size ones instead. */
-static bool dram_writes(measure_t *ms)
-{
-    return fig(ms, "ntstore-dram-data") && fig(ms, "ntstore-dram");
-}
-
-static bool dram_line_zero(measure_t *ms)
-{
-    return fig(ms, "ntstore-dram-data") && fig(ms, "linezero-dram");
-}
 
 /* The write link's rate: the stores of data at the cases' footprint; without
  * them the non-temporal stores at L1 size (their lines go to memory at any
@@ -96,54 +75,9 @@ static bool dram_line_zero(measure_t *ms)
  * rate). 0 when none ran. */
 static double nt_write_bpc(measure_t *ms)
 {
-    if (dram_writes(ms))
-        return fig_bpc(ms, "ntstore-dram-data", 1);
-    return fmax(fig_bpc(ms, "ntstore-l1", 1), fig_bpc(ms, "ntstore-l1-wide", 1));
-}
-
-/* With the write path's figures at the cases' footprint, the L1-size ones
- * leave the fit: on a guest they ran 1.5-2 times faster (lines written again
- * and again over 36 KiB are absorbed before the contended part of its host's
- * memory; docs/MODEL.md section 12), and the model has one write path. They
- * stay in the file for `check`, and give the stores' and CLZERO's issue
- * costs directly (measure_fit). */
-static void write_figures_at_scale(measure_t *ms)
-{
-    static const char *const nt_l1[] = {"ntstore-l1", "ntstore-l1-wide", "ntstore-l1-data"};
-    for (size_t i = 0; i < ms->n; i++) {
-        measure_fig_t *f = &ms->f[i];
-        for (size_t j = 0; j < sizeof nt_l1 / sizeof nt_l1[0]; j++)
-            if (dram_writes(ms) && strcmp(f->mb.id, nt_l1[j]) == 0)
-                f->stage = 0;
-        if (dram_line_zero(ms) && strcmp(f->mb.id, "linezero-l1") == 0)
-            f->stage = 0;
-    }
-}
-
-/* The stores' and CLZERO's issue costs from the L1-size figures, when the
- * DRAM-scale ones fit the write path (write_figures_at_scale). */
-static double fig_ops_per_cycle(measure_t *ms, const char *id);
-static void issue_costs(measure_t *ms)
-{
-    char v[64];
-    const measure_fig_t *f = fig(ms, "ntstore-l1");
-    double ops = fig_ops_per_cycle(ms, "ntstore-l1");
-    if (dram_writes(ms) && f && ops > 0) {
-        snprintf(v, sizeof v, "%.4gcycles", 1 / ops);
-        measure_i_value(ms, "core.nt_store_cycles", v,
-                        "measured: ntstore-l1 (%s at L1 size) %.2f stores a cycle; at most the "
-                        "stores' cost (their write path may bind them there too)",
-                        f->mb.function, ops);
-    }
-    f = fig(ms, "linezero-l1");
-    double bpc = fig_bpc(ms, "linezero-l1", 1);
-    if (dram_line_zero(ms) && f && bpc > 0) {
-        snprintf(v, sizeof v, "%.4gcycles", 64 / bpc);
-        measure_i_value(ms, "core.line_zero_cycles", v,
-                        "measured: linezero-l1 (%s at L1 size) %.1f B a cycle; at most the "
-                        "instruction's cost",
-                        f->mb.function, bpc);
-    }
+    if (measure_i_dram_writes(ms))
+        return measure_i_bpc(ms, "ntstore-dram-data", 1);
+    return fmax(measure_i_bpc(ms, "ntstore-l1", 1), measure_i_bpc(ms, "ntstore-l1-wide", 1));
 }
 
 /* The memory path from the DRAM streams, each the rate that binds in it: a
@@ -158,26 +92,27 @@ static void issue_costs(measure_t *ms)
  * line to memory, and give the write link's start (stage 7). */
 static void dram_values(measure_t *ms)
 {
-    const measure_fig_t *ld = fig(ms, "load-dram"), *cp = fig(ms, "copy-dram"),
-                        *nt = fig(ms, "copynt-dram"), *ntz = fig(ms, "copynt-dram-zero"),
-                        *lat = fig(ms, "lat-dram");
+    const measure_fig_t *ld = measure_i_ran(ms, "load-dram"), *cp = measure_i_ran(ms, "copy-dram"),
+                        *nt = measure_i_ran(ms, "copynt-dram"),
+                        *ntz = measure_i_ran(ms, "copynt-dram-zero"),
+                        *lat = measure_i_dram_latency(ms);
     const cfg_key_t *bw = cfg_key_find("memory.read_bandwidth");
     char v[64];
     if (!ld || !cp || !bw)
         return;
-    double rd = fig_bpc(ms, "load-dram", 1);
+    double rd = measure_i_bpc(ms, "load-dram", 1);
     cfg_key_format(bw, rd, CFG_FMT_YAML, v, sizeof v);
     measure_i_value(ms, "memory.read_bandwidth", v,
                     "measured: load-dram %.2f GiB/s, one read a "
                     "line",
                     ld->mb.value);
-    double bus = fig_bpc(ms, "copy-dram", 3);
+    double bus = measure_i_bpc(ms, "copy-dram", 3);
     const char *by = "copy-dram x 3 (two reads and a write a line)";
     /* the non-temporal copy of data (of zeros only when that one did not
      * run: their lines may cost less at the memory, memory.zero_data_fraction,
      * which stage 7 fits) */
-    double ntb = nt ? fig_bpc(ms, "copynt-dram", 2) : 0,
-           ntzb = ntz ? fig_bpc(ms, "copynt-dram-zero", 2) : 0;
+    double ntb = nt ? measure_i_bpc(ms, "copynt-dram", 2) : 0,
+           ntzb = ntz ? measure_i_bpc(ms, "copynt-dram-zero", 2) : 0;
     const char *ntby = "copynt-dram x 2 (a read and a write a line)";
     if (!(ntb > 0) && ntzb > 0) {
         ntb = ntzb;
@@ -196,21 +131,21 @@ static void dram_values(measure_t *ms)
     double wr = nt_write_bpc(ms);
     cfg_key_format(bw, wr > 0 ? wr : bus, CFG_FMT_YAML, v, sizeof v);
     measure_i_value(ms, "memory.write_bandwidth", v, "(the start of stage 7: %s)",
-                    dram_writes(ms) ? "ntstore-dram-data" : "ntstore-l1*");
+                    measure_i_dram_writes(ms) ? "ntstore-dram-data" : "ntstore-l1*");
     if (lat) {
         double lines = in_flight(ms, rd, lat);
         snprintf(v, sizeof v, "%.0f", ceil(lines * 2));
         measure_i_value(ms, "l2.mshrs", v,
-                        "measured: Little's law, load-dram %.2f GiB/s x lat-dram %.1f ns / 64 B "
+                        "measured: Little's law, load-dram %.2f GiB/s x %s %.1f ns / 64 B "
                         "= %.1f lines in flight, twice that",
-                        ld->mb.value, lat->mb.value, lines);
+                        ld->mb.value, lat->mb.id, lat->mb.value, lines);
         /* the L1's miss slots at least carry the load stream: an integer
          * key the fit's steps could not move off its staircase */
         snprintf(v, sizeof v, "%.0f", ceil(lines));
         measure_i_value(ms, "l1.mshrs", v,
-                        "measured: Little's law, load-dram %.2f GiB/s x lat-dram %.1f ns / 64 B "
+                        "measured: Little's law, load-dram %.2f GiB/s x %s %.1f ns / 64 B "
                         "= %.1f lines in flight",
-                        ld->mb.value, lat->mb.value, lines);
+                        ld->mb.value, lat->mb.id, lat->mb.value, lines);
     }
 }
 
@@ -218,7 +153,7 @@ static void dram_values(measure_t *ms)
  * at l2.bandwidth (bpc), which the model adds to a hit; on m too when given. */
 static void set_l2_latency(measure_t *ms, machine_t *m, double bpc)
 {
-    const measure_fig_t *l2 = fig(ms, "lat-l2"), *l1 = fig(ms, "lat-l1");
+    const measure_fig_t *l2 = measure_i_ran(ms, "lat-l2"), *l1 = measure_i_ran(ms, "lat-l1");
     if (!l2)
         return;
     double line = ms->base->l2.line_bytes ? ms->base->l2.line_bytes : 64;
@@ -293,7 +228,7 @@ static void direct_values(measure_t *ms)
               "1 GiB pages exist only when reserved by hand (hugetlbfs); the suite faults 4 KiB "
               "and 2 MiB pages");
 
-    const measure_fig_t *l1 = fig(ms, "lat-l1"), *l2 = fig(ms, "lat-l2");
+    const measure_fig_t *l1 = measure_i_ran(ms, "lat-l1"), *l2 = measure_i_ran(ms, "lat-l2");
     if (l1) {
         snprintf(v, sizeof v, "%.2fcycles", l1->mb.value * ms->clock_ghz);
         measure_i_value(ms, "l1.latency", v, "measured: lat-l1 %.2f ns at %.2f GHz", l1->mb.value,
@@ -495,7 +430,8 @@ static int foreign_fit(measure_t *ms, machine_t *m, char *err, size_t errlen)
  * ratios near the host's), the base file's value stays, and says why. */
 static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errlen)
 {
-    const measure_fig_t *n = fig(ms, "copy-dram-narrow"), *w = fig(ms, "copy-dram");
+    const measure_fig_t *n = measure_i_ran(ms, "copy-dram-narrow"),
+                        *w = measure_i_ran(ms, "copy-dram");
     if (!n || !w || !(n->mb.value > 0) || !(w->mb.value > 0))
         return 0; /* the base file's value, labelled as the file's other such values */
     run_result_t *r = malloc(sizeof *r);
@@ -552,34 +488,6 @@ static machine_t *load_values(measure_t *ms, char *err, size_t errlen)
 
 /* A figure's rate in bytes per cycle at the measured clock, times mult; 0
  * when it was not run. */
-static double fig_bpc(measure_t *ms, const char *id, double mult)
-{
-    const measure_fig_t *f = fig(ms, id);
-    return f && ms->clock_ghz > 0 ? f->mb.value * 1073741824.0 / 1e9 / ms->clock_ghz * mult : 0;
-}
-
-/* A figure's rate in its kernel's instructions per cycle (loads or stores of
- * width_bytes each); 0 when the figure or the width is unknown. */
-static double fig_ops_per_cycle(measure_t *ms, const char *id)
-{
-    const measure_fig_t *f = fig(ms, id);
-    if (!f)
-        return 0;
-    const kern_info_t *k = kern_find(f->mb.function);
-    const kern_bench_t *b = k ? NULL : kern_bench_find(f->mb.function);
-    uint32_t w = k ? k->width_bytes : b ? b->width_bytes : 0;
-    return w ? fig_bpc(ms, id, 1) / w : 0;
-}
-
-/* The time of one call (chunk) or page of a figure in ns; 0 when not run. */
-static double fig_ns(measure_t *ms, const char *id)
-{
-    const measure_fig_t *f = fig(ms, id);
-    if (!f || f->mb.value <= 0)
-        return 0;
-    uint64_t unit = f->mb.chunk_bytes ? f->mb.chunk_bytes : f->mb.size_bytes;
-    return (double)unit / (f->mb.value * 1073741824.0) * 1e9;
-}
 
 /* Lines in flight that a rate (bytes/cycle) at a latency (ns) needs. */
 static double in_flight(const measure_t *ms, double bpc, const measure_fig_t *lat)
@@ -597,45 +505,51 @@ static double start_value(measure_t *ms, const machine_t *m, const cfg_key_t *k)
     const char *p = k->path;
     double v = 0;
     if (!strcmp(p, "core.load_bandwidth"))
-        v = fig_bpc(ms, "load-l1", 1);
+        v = measure_i_bpc(ms, "load-l1", 1);
     else if (!strcmp(p, "core.store_bandwidth"))
-        v = fig_bpc(ms, "store-l1", 1);
+        v = measure_i_bpc(ms, "store-l1", 1);
     else if (!strcmp(p, "core.stores_per_cycle")) /* the narrow stores bound by their count */
-        v = fig_ops_per_cycle(ms, "store-l1-narrow");
+        v = measure_i_ops_per_cycle(ms, "store-l1-narrow");
     else if (!strcmp(p,
                      "core.insns_per_cycle")) /* the narrow loads and about 1/4 more: their loop */
-        v = 1.25 * fig_ops_per_cycle(ms, "load-l1-narrow");
+        v = 1.25 * measure_i_ops_per_cycle(ms, "load-l1-narrow");
     else if (!strcmp(p, "l2.bandwidth")) /* the slower stream: where the level binds first */
-        v = fmin(fig_bpc(ms, "store-l2", 1), fig_bpc(ms, "load-l2", 1));
+        v = fmin(measure_i_bpc(ms, "store-l2", 1), measure_i_bpc(ms, "load-l2", 1));
     else if (!strcmp(p, "l3.bandwidth"))
-        v = fmin(fig_bpc(ms, "store-l3", 1), fig_bpc(ms, "load-l3", 1));
+        v = fmin(measure_i_bpc(ms, "store-l3", 1), measure_i_bpc(ms, "load-l3", 1));
     else if (!strcmp(p, "memory.read_bandwidth"))
-        v = fig_bpc(ms, "load-dram", 1);
+        v = measure_i_bpc(ms, "load-dram", 1);
     else if (!strcmp(p, "memory.combined_bandwidth"))
-        v = fig_bpc(ms, "copy-dram", 3);
+        v = measure_i_bpc(ms, "copy-dram", 3);
     else if (!strcmp(p, "memory.write_bandwidth"))
         v = nt_write_bpc(ms);
-    else if (!strcmp(p, "memory.zero_data_fraction") && dram_writes(ms))
-        v = fmin(1.0, fig_bpc(ms, "ntstore-dram-data", 1) / fig_bpc(ms, "ntstore-dram", 1));
-    else if (!strcmp(p, "memory.zero_write_fraction") && dram_line_zero(ms))
-        v = fmin(1.0, fig_bpc(ms, "ntstore-dram-data", 1) / fig_bpc(ms, "linezero-dram", 1));
-    else if (!strcmp(p, "core.nt_store_cycles") && fig_ops_per_cycle(ms, "ntstore-l1") > 0)
-        v = 1 / fig_ops_per_cycle(ms, "ntstore-l1"); /* the narrow stores bound by their count */
+    else if (!strcmp(p, "memory.zero_data_fraction") && measure_i_dram_writes(ms))
+        v = fmin(1.0,
+                 measure_i_bpc(ms, "ntstore-dram-data", 1) / measure_i_bpc(ms, "ntstore-dram", 1));
+    else if (!strcmp(p, "memory.zero_write_fraction") && measure_i_dram_line_zero(ms))
+        v = fmin(1.0,
+                 measure_i_bpc(ms, "ntstore-dram-data", 1) / measure_i_bpc(ms, "linezero-dram", 1));
+    else if (!strcmp(p, "core.nt_store_cycles") && measure_i_ops_per_cycle(ms, "ntstore-l1") > 0)
+        v = 1 /
+            measure_i_ops_per_cycle(ms, "ntstore-l1"); /* the narrow stores bound by their count */
     else if (!strcmp(p, "line_zero.buffers")) /* a write is acknowledged in about half a read */
-        v = ceil(0.5 * in_flight(ms, fig_bpc(ms, "linezero-l1", 1), fig(ms, "lat-dram")));
+        v = ceil(0.5 *
+                 in_flight(ms, measure_i_bpc(ms, "linezero-l1", 1), measure_i_dram_latency(ms)));
     else if (!strcmp(p, "memory.write_latency")) /* a short fenced call is mostly its drain */
-        v = fig_ns(ms, "fence-nt-256B");
+        v = measure_i_ns(ms, "fence-nt-256B");
     else if (!strcmp(p, "memory.latency"))
-        v = fig(ms, "lat-dram") ? fig(ms, "lat-dram")->mb.value : 0;
-    else if (!strcmp(p, "tlb.walk") && fig(ms, "lat-walk") && fig(ms, "lat-dram"))
+        v = measure_i_dram_latency(ms) ? measure_i_dram_latency(ms)->mb.value : 0;
+    else if (!strcmp(p, "tlb.walk") && measure_i_ran(ms, "lat-walk") &&
+             measure_i_ran(ms, "lat-dram"))
         /* every load of the chase on 4 KiB pages walks: its extra time */
-        v = (fig(ms, "lat-walk")->mb.value - fig(ms, "lat-dram")->mb.value) * ms->clock_ghz;
-    else if (!strcmp(p, "core.line_zero_cycles") && fig_bpc(ms, "linezero-l1", 1) > 0)
-        v = 64 / fig_bpc(ms, "linezero-l1", 1);
+        v = (measure_i_ran(ms, "lat-walk")->mb.value - measure_i_ran(ms, "lat-dram")->mb.value) *
+            ms->clock_ghz;
+    else if (!strcmp(p, "core.line_zero_cycles") && measure_i_bpc(ms, "linezero-l1", 1) > 0)
+        v = 64 / measure_i_bpc(ms, "linezero-l1", 1);
     else if (!strcmp(p, "os.fault_4k")) /* a fault's time, its clear included */
-        v = fig_ns(ms, "fault-4k") / 256;
+        v = measure_i_ns(ms, "fault-4k") / 256;
     else if (!strcmp(p, "os.fault_2m"))
-        v = fig_ns(ms, "fault-2m") / 2;
+        v = measure_i_ns(ms, "fault-2m") / 2;
     if (v > 0 && v >= k->min && v <= k->max)
         return v;
     cfg_key_get(m, k, &v);
@@ -652,19 +566,19 @@ static bool stage_has(measure_t *ms, unsigned stage, const char *key)
 {
     /* issue costs measured directly while the write path is fitted at the
      * cases' footprint (issue_costs) */
-    if ((!strcmp(key, "core.nt_store_cycles") && dram_writes(ms)) ||
-        (!strcmp(key, "core.line_zero_cycles") && dram_line_zero(ms)))
+    if ((!strcmp(key, "core.nt_store_cycles") && measure_i_dram_writes(ms)) ||
+        (!strcmp(key, "core.line_zero_cycles") && measure_i_dram_line_zero(ms)))
         return false;
     /* keys that need a figure of their own */
     const char *need = !strcmp(key, "line_zero.buffers") || !strcmp(key, "core.line_zero_cycles")
                            ? "linezero-l1"
                        : !strcmp(key, "memory.zero_write_fraction")
-                           ? (dram_line_zero(ms) ? "linezero-dram" : "linezero-l1")
+                           ? (measure_i_dram_line_zero(ms) ? "linezero-dram" : "linezero-l1")
                        : !strcmp(key, "string.bytes_per_cycle") ? "string-l1"
                        : !strcmp(key, "os.fault_2m")            ? "fault-2m"
                        : !strcmp(key, "core.nt_store_cycles")   ? "ntstore-l1-wide"
                        : !strcmp(key, "memory.zero_data_fraction")
-                           ? (dram_writes(ms) ? "ntstore-dram" : "ntstore-l1-data")
+                           ? (measure_i_dram_writes(ms) ? "ntstore-dram" : "ntstore-l1-data")
                        : !strcmp(key, "os.populate_fraction") ? "fault-4k-populate"
                                                               : NULL;
     (void)stage;
@@ -783,7 +697,7 @@ static int derive_startup(measure_t *ms, machine_t *m, char *err, size_t errlen)
     zero->n_startup = 0;
     int rc = 0;
     for (size_t i = 0; i < 4 && rc == 0; i++) {
-        const measure_fig_t *f = fig(ms, ids[i]);
+        const measure_fig_t *f = measure_i_ran(ms, ids[i]);
         if (!f)
             continue;
         wl_spec_t s;
@@ -817,7 +731,7 @@ static int derive_startup(measure_t *ms, machine_t *m, char *err, size_t errlen)
     }
     strncat(v, "]", sizeof v - strlen(v) - 1);
     for (size_t i = 0; i < 4; i++) {
-        if (!fig(ms, ids[i]))
+        if (!measure_i_ran(ms, ids[i]))
             continue;
         size_t o = strlen(ids_text);
         snprintf(ids_text + o, sizeof ids_text - o, "%s%s", o ? ", " : "", ids[i]);
@@ -830,9 +744,9 @@ static int derive_startup(measure_t *ms, machine_t *m, char *err, size_t errlen)
 
 int measure_fit(measure_t *ms, char *err, size_t errlen)
 {
-    write_figures_at_scale(ms);
+    measure_i_assign_stages(ms);
     direct_values(ms);
-    issue_costs(ms);
+    measure_i_issue_costs(ms);
     machine_t *m = load_values(ms, err, errlen);
     if (!m)
         return -1;
@@ -850,7 +764,7 @@ int measure_fit(measure_t *ms, char *err, size_t errlen)
         goto out;
     record_fit(ms, m, d, res);
     set_l2_latency(ms, m, m->l2.fill_bpc);
-    if (fig(ms, "string-l1")) {
+    if (measure_i_ran(ms, "string-l1")) {
         /* the table, the string rate and call cost again with it, the table
          * again at that rate */
         if (derive_startup(ms, m, err, errlen) || build_data(ms, m, 9, d, err, errlen) ||

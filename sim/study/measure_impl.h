@@ -48,6 +48,28 @@ struct measure {
 
 /* The figure called id, or NULL (skipped figures too). */
 measure_fig_t *measure_i_fig(measure_t *ms, const char *id);
+/* measure_figs.c: the figure called id when it ran (not skipped), or NULL;
+ * its rate in bytes per core cycle at the figures' clock (times mult), in
+ * its kernel's instructions per cycle, and the time of one call or page in
+ * ns; 0 when it did not run. */
+const measure_fig_t *measure_i_ran(measure_t *ms, const char *id);
+double measure_i_bpc(measure_t *ms, const char *id, double mult);
+double measure_i_ops_per_cycle(measure_t *ms, const char *id);
+double measure_i_ns(measure_t *ms, const char *id);
+/* Whether the write path's figures at the cases' footprint ran: the stores
+ * of data and of zeros; the stores of data and the line zeroing. */
+bool measure_i_dram_writes(measure_t *ms);
+bool measure_i_dram_line_zero(measure_t *ms);
+/* The DRAM latency's figure: lat-dram, or on a guest whose host's pages are
+ * 4 KiB the sweep's point inside the TLB's reach; NULL when none ran. */
+const measure_fig_t *measure_i_dram_latency(measure_t *ms);
+/* Before the fit: which figures enter which stage on this host (the L1-size
+ * write figures leave it when the DRAM-scale ones ran; the chases past the
+ * TLB's reach leave stage 5 on such a guest, and tlb.walk says why). */
+void measure_i_assign_stages(measure_t *ms);
+/* core.nt_store_cycles and core.line_zero_cycles from the L1-size figures
+ * when the DRAM-scale ones fit the write path. */
+void measure_i_issue_costs(measure_t *ms);
 /* Set (or replace) the file's value for path, with its comment. */
 void measure_i_value(measure_t *ms, const char *path, const char *value, const char *comment_fmt,
                      ...) __attribute__((format(printf, 4, 5)));

@@ -1,0 +1,198 @@
+/*
+ * measure_figs.c - `clearsim detect --measure`: the suite's figures as rates,
+ * and which of them enter which stage of the fit on this host (measure_fit.c
+ * drives the fit; this file answers it).
+ *
+ * Notes
+ *  - The write path is fitted where the clears run: with the non-temporal
+ *    stores of data and of zeros and the line zeroing over 1 GiB, the L1-size
+ *    figures of the same kernels leave the fit and give the issue costs.
+ *  - On a guest whose host maps its memory in 4 KiB pages, the DRAM latency
+ *    comes from a chase inside the reach of the TLB's 4 KiB entries: past it,
+ *    every load of a chase walks the host's tables, which is the host's.
+ *  - Library code: nothing is printed; values go to measure_i_value.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels/kernels.h"
+#include "sim/machine/cfg.h"
+#include "sim/study/measure_impl.h"
+
+const measure_fig_t *measure_i_ran(measure_t *ms, const char *id)
+{
+    const measure_fig_t *f = measure_i_fig(ms, id);
+    return f && !f->skipped ? f : NULL;
+}
+
+double measure_i_bpc(measure_t *ms, const char *id, double mult)
+{
+    const measure_fig_t *f = measure_i_ran(ms, id);
+    return f && ms->clock_ghz > 0 ? f->mb.value * 1073741824.0 / 1e9 / ms->clock_ghz * mult : 0;
+}
+
+/* A figure's rate in its kernel's instructions per cycle (loads or stores of
+ * width_bytes each); 0 when the figure or the width is unknown. */
+double measure_i_ops_per_cycle(measure_t *ms, const char *id)
+{
+    const measure_fig_t *f = measure_i_ran(ms, id);
+    if (!f)
+        return 0;
+    const kern_info_t *k = kern_find(f->mb.function);
+    const kern_bench_t *b = k ? NULL : kern_bench_find(f->mb.function);
+    uint32_t w = k ? k->width_bytes : b ? b->width_bytes : 0;
+    return w ? measure_i_bpc(ms, id, 1) / w : 0;
+}
+
+/* The time of one call (chunk) or page of a figure in ns; 0 when not run. */
+double measure_i_ns(measure_t *ms, const char *id)
+{
+    const measure_fig_t *f = measure_i_ran(ms, id);
+    if (!f || f->mb.value <= 0)
+        return 0;
+    uint64_t unit = f->mb.chunk_bytes ? f->mb.chunk_bytes : f->mb.size_bytes;
+    return (double)unit / (f->mb.value * 1073741824.0) * 1e9;
+}
+
+/* Whether the write path's figures at the cases' footprint ran: stores of
+ * data and of zeros (and, for the line-zeroing share, line_zero too). A file
+ * of figures from before them (--figures) fits the L1-size ones instead. */
+bool measure_i_dram_writes(measure_t *ms)
+{
+    return measure_i_ran(ms, "ntstore-dram-data") && measure_i_ran(ms, "ntstore-dram");
+}
+
+bool measure_i_dram_line_zero(measure_t *ms)
+{
+    return measure_i_ran(ms, "ntstore-dram-data") && measure_i_ran(ms, "linezero-dram");
+}
+
+/* With the write path's figures at the cases' footprint, the L1-size ones
+ * leave the fit: on a guest they ran 1.5-2 times faster (lines written again
+ * and again over 36 KiB are absorbed before the contended part of its host's
+ * memory; docs/MODEL.md section 12), and the model has one write path. They
+ * stay in the file for `check`, and give the stores' and CLZERO's issue
+ * costs directly (measure_i_issue_costs). */
+static void write_figures_at_scale(measure_t *ms)
+{
+    static const char *const nt_l1[] = {"ntstore-l1", "ntstore-l1-wide", "ntstore-l1-data"};
+    for (size_t i = 0; i < ms->n; i++) {
+        measure_fig_t *f = &ms->f[i];
+        for (size_t j = 0; j < sizeof nt_l1 / sizeof nt_l1[0]; j++)
+            if (measure_i_dram_writes(ms) && strcmp(f->mb.id, nt_l1[j]) == 0)
+                f->stage = 0;
+        if (measure_i_dram_line_zero(ms) && strcmp(f->mb.id, "linezero-l1") == 0)
+            f->stage = 0;
+    }
+}
+
+/* A guest whose host maps its memory in 4 KiB pages: its 2 MiB pages do not
+ * widen the TLB's reach, so past the reach of the TLB's 4 KiB entries every
+ * load of a chase walks the host's tables as well as the guest's. Two signs
+ * together: the DRAM chase on 2 MiB pages (lat-dram) takes at least
+ * HOST_PAGES_RISE times the sweep's largest point inside that reach and past
+ * the effective L3 (HOST_PAGES_PAST_L3 x (L2 + its share)), and on 4 KiB
+ * pages (lat-walk) at most HOST_PAGES_SAME times lat-dram (on a host with
+ * large pages, 4 KiB guest pages add a two-dimensional walk to every load
+ * and 2 MiB ones reach gigabytes). A clear walks once a page, and most of
+ * that overlaps its stores: the chase's time past the reach is the host's,
+ * not the memory's. Then memory.latency comes from that point, lat-dram and
+ * lat-walk stay in the file for `check`, and tlb.walk is not measured.
+ * Measured on the Zen 5 guest (2026-12-07): the point at 15.2 MiB 128.6 ns,
+ * lat-dram 272.5, lat-walk 258.7 (docs/MODEL.md section 13). Returns that
+ * point, or NULL (bare metal; a host whose pages are large; no such point). */
+#define HOST_PAGES_RISE    1.3
+#define HOST_PAGES_SAME    1.2
+#define HOST_PAGES_PAST_L3 1.5
+static const measure_fig_t *host_pages_near(measure_t *ms)
+{
+    const measure_fig_t *d = measure_i_ran(ms, "lat-dram"), *w = measure_i_ran(ms, "lat-walk");
+    /* a guest: the figures' file says so when the figures are its (--figures) */
+    bool guest = ms->from ? ms->from->guest : ms->h.hypervisor;
+    if (!guest || !d || !w || !(w->mb.value <= HOST_PAGES_SAME * d->mb.value))
+        return NULL;
+    double reach = (double)ms->base->tlb_entries_4k * 4096.0;
+    double past = HOST_PAGES_PAST_L3 * (double)(ms->l2_bytes + ms->l3_eff_bytes);
+    const measure_fig_t *best = NULL;
+    for (size_t i = 0; i < ms->n; i++) {
+        const measure_fig_t *f = &ms->f[i];
+        if (f->skipped || strncmp(f->mb.id, "lat-sweep-", 10) ||
+            !strcmp(f->mb.id, "lat-sweep-dram"))
+            continue;
+        double sz = (double)f->mb.size_bytes;
+        if (sz <= reach && sz >= past && (!best || f->mb.size_bytes > best->mb.size_bytes))
+            best = f;
+    }
+    return best && d->mb.value >= HOST_PAGES_RISE * best->mb.value ? best : NULL;
+}
+
+/* The DRAM latency's figure: lat-dram, or the point inside the reach on a
+ * guest whose host's pages are 4 KiB (host_pages_near). */
+const measure_fig_t *measure_i_dram_latency(measure_t *ms)
+{
+    const measure_fig_t *near = host_pages_near(ms);
+    return near ? near : measure_i_ran(ms, "lat-dram");
+}
+
+/* Stage 5 on such a guest: the near point alone, for memory.latency. */
+static void host_pages_stage(measure_t *ms)
+{
+    const measure_fig_t *near = host_pages_near(ms);
+    if (!near)
+        return;
+    const measure_fig_t *d = measure_i_ran(ms, "lat-dram"), *w = measure_i_ran(ms, "lat-walk");
+    char v[64];
+    const cfg_key_t *k = cfg_key_find("tlb.walk");
+    double x;
+    if (k && !cfg_key_get(ms->base, k, &x)) {
+        cfg_key_format(k, x, CFG_FMT_YAML, v, sizeof v);
+        measure_i_value(ms, "tlb.walk", v,
+                        "not measured: from %s; this guest's host maps its memory in 4 KiB "
+                        "pages (lat-walk %.0f ns on 4 KiB pages, lat-dram %.0f ns on 2 MiB): past "
+                        "the %.0f MiB its 4 KiB TLB entries reach, a chase walks the host's tables "
+                        "on every load, which is the host's, and memory.latency is fitted to %s "
+                        "inside that reach",
+                        ms->base_name, w->mb.value, d->mb.value,
+                        (double)ms->base->tlb_entries_4k * 4096.0 / (1 << 20), near->mb.id);
+    }
+    for (size_t i = 0; i < ms->n; i++) {
+        measure_fig_t *f = &ms->f[i];
+        if (!strcmp(f->mb.id, "lat-dram") || !strcmp(f->mb.id, "lat-walk"))
+            f->stage = 0;
+        else if (f == near)
+            f->stage = 5;
+    }
+}
+
+/* The stores' and CLZERO's issue costs from the L1-size figures, when the
+ * DRAM-scale ones fit the write path (measure_i_assign_stages). */
+void measure_i_issue_costs(measure_t *ms)
+{
+    char v[64];
+    const measure_fig_t *f = measure_i_ran(ms, "ntstore-l1");
+    double ops = measure_i_ops_per_cycle(ms, "ntstore-l1");
+    if (measure_i_dram_writes(ms) && f && ops > 0) {
+        snprintf(v, sizeof v, "%.4gcycles", 1 / ops);
+        measure_i_value(ms, "core.nt_store_cycles", v,
+                        "measured: ntstore-l1 (%s at L1 size) %.2f stores a cycle; at most the "
+                        "stores' cost (their write path may bind them there too)",
+                        f->mb.function, ops);
+    }
+    f = measure_i_ran(ms, "linezero-l1");
+    double bpc = measure_i_bpc(ms, "linezero-l1", 1);
+    if (measure_i_dram_line_zero(ms) && f && bpc > 0) {
+        snprintf(v, sizeof v, "%.4gcycles", 64 / bpc);
+        measure_i_value(ms, "core.line_zero_cycles", v,
+                        "measured: linezero-l1 (%s at L1 size) %.1f B a cycle; at most the "
+                        "instruction's cost",
+                        f->mb.function, bpc);
+    }
+}
+
+void measure_i_assign_stages(measure_t *ms)
+{
+    write_figures_at_scale(ms);
+    host_pages_stage(ms);
+}
