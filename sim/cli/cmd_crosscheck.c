@@ -203,8 +203,7 @@ static int gains_main(const xc_args_t *a, const machine_t *m, const host_info_t 
     printf("\n");
     for (size_t i = 0; i < st.n; i++) {
         const xcg_case_t *c = &st.cs[i];
-        bool probe =
-            c->role == XCG_PROBE_READ || c->role == XCG_PROBE_WRITE || c->role == XCG_PROBE_ZERO;
+        bool probe = xcg_role_is_probe(c->role);
         printf("%-22s", c->id);
         for (uint32_t k = 0; k < st.passes; k++) {
             printf(" %11.2f", c->native_gib[k]);

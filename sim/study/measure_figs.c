@@ -27,6 +27,8 @@ const measure_fig_t *measure_i_ran(measure_t *ms, const char *id)
     return f && !f->skipped ? f : NULL;
 }
 
+/* A figure's rate in bytes per cycle at the measured clock, times mult; 0
+ * when it was not run. */
 double measure_i_bpc(measure_t *ms, const char *id, double mult)
 {
     const measure_fig_t *f = measure_i_ran(ms, id);

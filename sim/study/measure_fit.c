@@ -88,8 +88,9 @@ static double nt_write_bpc(measure_t *ms)
  * These are the starts of stage 6, which fits the read link and the bus to
  * the streams. The miss slots carry the load stream at the DRAM latency
  * (Little's law; the L2's twice over), so that the links, not they, bind;
- * they are not fitted. Non-temporal stores at L1 size still write every
- * line to memory, and give the write link's start (stage 7). */
+ * they are not fitted. The non-temporal stores of data at the cases'
+ * footprint (else those at L1 size, whose lines go to memory at any size)
+ * give the write link's start (stage 7). */
 static void dram_values(measure_t *ms)
 {
     const measure_fig_t *ld = measure_i_ran(ms, "load-dram"), *cp = measure_i_ran(ms, "copy-dram"),
@@ -485,9 +486,6 @@ static machine_t *load_values(measure_t *ms, char *err, size_t errlen)
     free(text);
     return m;
 }
-
-/* A figure's rate in bytes per cycle at the measured clock, times mult; 0
- * when it was not run. */
 
 /* Lines in flight that a rate (bytes/cycle) at a latency (ns) needs. */
 static double in_flight(const measure_t *ms, double bpc, const measure_fig_t *lat)

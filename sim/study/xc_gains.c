@@ -23,7 +23,7 @@
 
 #define FOLIO_BYTES (2ull << 20)
 
-static bool is_probe(xcg_role_t r)
+bool xcg_role_is_probe(xcg_role_t r)
 {
     return r == XCG_PROBE_READ || r == XCG_PROBE_WRITE || r == XCG_PROBE_ZERO;
 }
@@ -227,7 +227,7 @@ static void xcg_task(void *ctx, size_t i)
     const size_t pass = i / st->n;
     xcg_case_t *c = &st->cs[i % st->n];
     static __thread run_result_t res; /* large: one per thread */
-    if (is_probe(c->role))
+    if (xcg_role_is_probe(c->role))
         return;
     const bool own = pass == st->passes;
     const char *set[MACHINE_SET_MAX];
@@ -272,7 +272,7 @@ int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigne
         return -1;
     for (size_t i = 0; i < st->n; i++) {
         const xcg_case_t *c = &st->cs[i];
-        if (is_probe(c->role))
+        if (xcg_role_is_probe(c->role))
             continue;
         bool bad = isnan(c->model_file_gib);
         for (uint32_t k = 0; k < st->passes; k++)
@@ -330,7 +330,7 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
     for (uint32_t k = 0; k < st->passes; k++)
         for (size_t i = 0; i < st->n; i++) {
             const xcg_case_t *c = &st->cs[i];
-            bool probe = is_probe(c->role);
+            bool probe = xcg_role_is_probe(c->role);
 
             fprintf(f, "%u,%s,%s,%s,\"%s\",%.4f,", k, c->id, roles[c->role], machine, c->args,
                     c->native_gib[k]);

@@ -90,6 +90,10 @@ typedef struct xcg_study {
     char started_utc[32];            /* ISO 8601 */
 } xcg_study_t;
 
+/* Whether a case of this role is one of a pass's probes (the host's state),
+ * which the model does not predict. */
+bool xcg_role_is_probe(xcg_role_t r);
+
 /* One gain over the passes. */
 typedef struct xcg_gain {
     const xcg_case_t *way;
