@@ -1,7 +1,7 @@
 /*
  * test_xc_gains.c - `clearsim crosscheck --gains` without a host or a model
- * run (sim/study/xc_gains.c): the zero-line share it takes from a pass's
- * probes, and each gain's native range, model mean and verdict over a study
+ * run (sim/study/xc_gains.c): the zero-line share and the bus it takes
+ * from a pass's probes, and each gain's native range, model mean and verdict over a study
  * filled in by hand.
  *
  * Notes
@@ -32,6 +32,18 @@ static void test_zero_data_share(void **state)
     assert_true(xcg_zero_data_share(0.0, 24.0) == 1.0);
     assert_true(xcg_zero_data_share(22.0, 0.0) == 1.0);
     assert_true(xcg_zero_data_share(22.0, NAN) == 1.0);
+}
+
+/* the read and data probes together; 0 (the file's bus) when either is unknown */
+static void test_bus(void **state)
+{
+    (void)state;
+    assert_true(fabs(xcg_bus_gib(30.25, 31.33) - 61.58) < 1e-12);
+    assert_true(fabs(xcg_bus_gib(22.0, 17.5) - 39.5) < 1e-12);
+    assert_true(xcg_bus_gib(0.0, 17.5) == 0.0);
+    assert_true(xcg_bus_gib(22.0, 0.0) == 0.0);
+    assert_true(xcg_bus_gib(NAN, 17.5) == 0.0);
+    assert_true(xcg_bus_gib(22.0, NAN) == 0.0);
 }
 
 static xcg_case_t *put(xcg_study_t *st, xcg_role_t role, const char *id, const char *fn,
@@ -112,6 +124,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_data_share),
+        cmocka_unit_test(test_bus),
         cmocka_unit_test(test_gains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,9 +82,11 @@ void cmd_crosscheck_usage(FILE *out)
           "                            a write of data and a write of zeros (the host's\n"
           "                            state); each gain's native range against the\n"
           "                            model's gain with each pass's probes as\n"
-          "                            memory.read_bandwidth, memory.write_bandwidth and\n"
-          "                            memory.zero_data_fraction (probe-write/probe-zero);\n"
-          "                            a way with the zero probe's kernel is not judged\n"
+          "                            memory.read_bandwidth, memory.write_bandwidth,\n"
+          "                            memory.zero_data_fraction (probe-write/probe-zero)\n"
+          "                            and memory.combined_bandwidth (probe-read +\n"
+          "                            probe-write); a way with the zero probe's kernel is\n"
+          "                            not judged\n"
           "  --passes N                --gains: passes, 2..16 (default 3)\n"
           "  -s, --size SIZE           --gains: the buffer (default 1GiB)\n"
           "  -q, --quiet               no progress on stderr\n",
@@ -189,8 +191,9 @@ static int gains_main(const xc_args_t *a, const machine_t *m, const host_info_t 
         printf("# --set %s\n", m->set[j]);
     printf("# each pass: the cases back to back (rotated by one), %ld timed runs each; the model "
            "runs each pass at its clock%s and with its probes as memory.read_bandwidth, "
-           "memory.write_bandwidth and memory.zero_data_fraction (probe-write / probe-zero, at "
-           "most 1); 'file' is the model at the machine "
+           "memory.write_bandwidth, memory.zero_data_fraction (probe-write / probe-zero, at "
+           "most 1) and memory.combined_bandwidth (probe-read + probe-write); 'file' is the "
+           "model at the machine "
            "file's own memory figures and clock\n",
            a->repeat, a->clock_measured ? "" : " (no: --clock file)");
     printf("%-22s", "GiB/s");

@@ -219,6 +219,11 @@ double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib)
     return d <= 1.0 ? d : 1.0; /* zeros no cheaper than data (or, by noise, dearer) */
 }
 
+double xcg_bus_gib(double probe_read_gib, double probe_write_gib)
+{
+    return probe_read_gib > 0 && probe_write_gib > 0 ? probe_read_gib + probe_write_gib : 0.0;
+}
+
 /* Task i: pass i / n (n = the file's own figures), case i % n. */
 static void xcg_task(void *ctx, size_t i)
 {
@@ -232,20 +237,26 @@ static void xcg_task(void *ctx, size_t i)
     const bool own = pass == st->passes;
     const char *set[MACHINE_SET_MAX];
     char rd[MACHINE_SET_ARG_MAX], wr[MACHINE_SET_ARG_MAX], zd[MACHINE_SET_ARG_MAX];
+    char bu[MACHINE_SET_ARG_MAX];
     size_t n = 0;
-    for (uint32_t j = 0; j < p->m->n_set && n + 3 < MACHINE_SET_MAX; j++)
+    for (uint32_t j = 0; j < p->m->n_set && n + 4 < MACHINE_SET_MAX; j++)
         set[n++] = p->m->set[j];
     double ghz = 0;
     if (!own) {
         double w = role_case(st, XCG_PROBE_WRITE)->native_gib[pass];
-        snprintf(rd, sizeof rd, "memory.read_bandwidth=%.4fGB/s",
-                 role_case(st, XCG_PROBE_READ)->native_gib[pass]);
+        double r = role_case(st, XCG_PROBE_READ)->native_gib[pass];
+        double bus = xcg_bus_gib(r, w);
+        snprintf(rd, sizeof rd, "memory.read_bandwidth=%.4fGB/s", r);
         snprintf(wr, sizeof wr, "memory.write_bandwidth=%.4fGB/s", w);
         snprintf(zd, sizeof zd, "memory.zero_data_fraction=%.4f",
                  xcg_zero_data_share(w, role_case(st, XCG_PROBE_ZERO)->native_gib[pass]));
         set[n++] = rd;
         set[n++] = wr;
         set[n++] = zd;
+        if (bus > 0) {
+            snprintf(bu, sizeof bu, "memory.combined_bandwidth=%.4fGB/s", bus);
+            set[n++] = bu;
+        }
         ghz = p->at_file_clock ? 0 : st->pass_ghz[pass];
     }
     char why[512] = "";
@@ -325,7 +336,8 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
     const xcg_case_t *zr = role_case(st, XCG_PROBE_ZERO);
     fprintf(f, "pass,case,role,machine,args,native_gib_per_s,model_gib_per_s,clock_ghz,"
                "probe_read_gib_per_s,probe_write_gib_per_s,probe_zero_gib_per_s,"
-               "model_zero_data_fraction,model_file_gib_per_s,started_utc\n");
+               "model_zero_data_fraction,model_combined_gib_per_s,model_file_gib_per_s,"
+               "started_utc\n");
     static const char *const roles[] = {"probe-read", "probe-write", "probe-zero", "base", "way"};
     for (uint32_t k = 0; k < st->passes; k++)
         for (size_t i = 0; i < st->n; i++) {
@@ -338,9 +350,10 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
                 fputs(",", f);
             else
                 fprintf(f, "%.4f,", c->model_gib[k]);
-            fprintf(f, "%.3f,%.4f,%.4f,%.4f,%.4f,", c->clock_ghz[k], rd->native_gib[k],
+            fprintf(f, "%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,", c->clock_ghz[k], rd->native_gib[k],
                     wr->native_gib[k], zr->native_gib[k],
-                    xcg_zero_data_share(wr->native_gib[k], zr->native_gib[k]));
+                    xcg_zero_data_share(wr->native_gib[k], zr->native_gib[k]),
+                    xcg_bus_gib(rd->native_gib[k], wr->native_gib[k]));
             if (!probe)
                 fprintf(f, "%.4f", c->model_file_gib);
             fprintf(f, ",%s\n", st->started_utc);

@@ -29,8 +29,16 @@
  *    machine file with memory.read_bandwidth and memory.write_bandwidth set
  *    to the read and data probes' rates, memory.zero_data_fraction to the
  *    data probe's rate over the zero probe's (at most 1): what a line of
- *    zero data costs on the host's write path now. A line-zeroing command
- *    (CLZERO, an elided rep stos) is no line of data: its share,
+ *    zero data costs on the host's write path now, and
+ *    memory.combined_bandwidth to the two probes' sum (xcg_bus_gib): no
+ *    shared bus below both links. On the Zen 5 guest no stream of one core
+ *    met one: a temporal copy (three lines a line), a non-temporal one (two)
+ *    and a narrow one ran alike, 11-16 GiB/s, in slow and fast states alike,
+ *    while the write probe went from 17 to 32 and one rep stos call per
+ *    folio (a read for ownership and a write a line) kept to 0.85-1.04 of
+ *    it (data/native/bus_study.sh). A bus fitted to copies in one state
+ *    would hold those calls to half of it in another. A line-zeroing
+ *    command (CLZERO, an elided rep stos) is no line of data: its share,
  *    memory.zero_write_fraction, stays the file's (on the Zen 5 guest the
  *    zero probe ran at 1.04-1.10x the data probe while CLZERO ran at
  *    1.6-1.8x it, in the same passes). At the clock measured around the
@@ -109,6 +117,12 @@ typedef struct xcg_gain {
  * exposed for the tests. */
 double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib);
 
+/* The model's memory.combined_bandwidth at a pass's state, in GiB/s: the
+ * read and data probes' rates together (a line read and a line written at
+ * once, never more). 0 when either is unknown (the file's own bus stays).
+ * Pure; exposed for the tests. */
+double xcg_bus_gib(double probe_read_gib, double probe_write_gib);
+
 /* The cases for this host and machine over size_bytes (a multiple of 2 MiB;
  * 0: XCG_DEFAULT_BYTES). Returns the count, or 0 with *why set when the host
  * has no 2 MiB pages or no clearing kernel that both run. */
@@ -127,8 +141,8 @@ int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigne
 /* The gains of the ways over the base, in case order; returns their count. */
 size_t xcg_gains(const xcg_study_t *st, xcg_gain_t *out, size_t max);
 /* The study as CSV (atomically): a row per pass and case (native and model
- * GiB/s, the pass's clock, probes and the zero_data_fraction the model took
- * from them). Returns 0, or -1 with a reason. */
+ * GiB/s, the pass's clock, probes and the zero_data_fraction and bus the
+ * model took from them). Returns 0, or -1 with a reason. */
 int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, char *err,
                   size_t errlen);
 

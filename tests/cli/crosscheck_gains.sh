@@ -4,8 +4,9 @@
 # native range is the least and greatest over the passes of the way's rate over the base's,
 # as recomputed here from the CSV, whose probes are the pass's figures; the model's figures per
 # pass are those of the machine file with the pass's probes as memory.read_bandwidth,
-# memory.write_bandwidth and memory.zero_data_fraction (the data probe over the zero probe, at
-# most 1) (`clearsim run` with the same --set, at the pass's clock, checked for one case). The
+# memory.write_bandwidth, memory.zero_data_fraction (the data probe over the zero probe, at
+# most 1) and memory.combined_bandwidth (the read and data probes together) (`clearsim run`
+# with the same --set, at the pass's clock, checked for one case). The
 # way that clears with the zero probe's kernel is not judged, and the summary says so.
 # Accuracy is not judged (it depends on the host's state: docs/MODEL.md section 13). Usage
 # errors: --passes and --size without --gains, --quick with it.
@@ -78,6 +79,8 @@ for c in cases:
         assert r["probe_zero_gib_per_s"] == by[(k, "probe-zero")]["native_gib_per_s"]
         share = min(1.0, float(r["probe_write_gib_per_s"]) / float(r["probe_zero_gib_per_s"]))
         assert abs(float(r["model_zero_data_fraction"]) - share) <= 2e-3, (c, k, share)
+        bus = float(r["probe_read_gib_per_s"]) + float(r["probe_write_gib_per_s"])
+        assert abs(float(r["model_combined_gib_per_s"]) - bus) <= 2e-3, (c, k, bus)
         if roles[c] in ("base", "way"):
             assert abs(float(table[c][2 * k + 1]) - float(r["model_gib_per_s"])) <= 0.006, (c, k)
 # each gain: the native range over the passes, from the csv
@@ -113,7 +116,8 @@ if clock:
                         "--set", "core.freq=%.6fGHz" % ghz,
                         "--set", "memory.read_bandwidth=%sGB/s" % r["probe_read_gib_per_s"],
                         "--set", "memory.write_bandwidth=%sGB/s" % r["probe_write_gib_per_s"],
-                        "--set", "memory.zero_data_fraction=%s" % r["model_zero_data_fraction"]],
+                        "--set", "memory.zero_data_fraction=%s" % r["model_zero_data_fraction"],
+                        "--set", "memory.combined_bandwidth=%sGB/s" % r["model_combined_gib_per_s"]],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     got = json.loads(p.stdout)["bytes_per_sec"] / 2**30
