@@ -1,8 +1,8 @@
 /*
  * test_xc_gains.c - `clearsim crosscheck --gains` without a host or a model
  * run (sim/study/xc_gains.c): the zero-line share and the bus it takes
- * from a pass's probes, and each gain's native range, model mean and verdict over a study
- * filled in by hand.
+ * from a pass's probes, and each gain's native range, model mean and
+ * verdict over a study filled in by hand.
  *
  * Notes
  *  - Expectations are written out by hand. The verdict's edge is the native

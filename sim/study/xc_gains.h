@@ -33,11 +33,12 @@
  *    memory.combined_bandwidth to the two probes' sum (xcg_bus_gib): no
  *    shared bus below both links. On the Zen 5 guest no stream of one core
  *    met one: a temporal copy (three lines a line), a non-temporal one (two)
- *    and a narrow one ran alike, 11-16 GiB/s, in slow and fast states alike,
- *    while the write probe went from 17 to 32 and one rep stos call per
- *    folio (a read for ownership and a write a line) kept to 0.85-1.04 of
- *    it (data/native/bus_study.sh). A bus fitted to copies in one state
- *    would hold those calls to half of it in another. A line-zeroing
+ *    and a narrow one ran alike, 10.5-17 GiB/s, in slow and fast states
+ *    alike, while the write probe went from 16 to 32 and one rep stos call
+ *    per folio (a read for ownership and a write a line) kept to 0.85-1.04
+ *    of it (data/native/bus_study.sh, docs/MODEL.md section 13). A bus
+ *    fitted to copies in one state would hold those calls to half of it in
+ *    another. A line-zeroing
  *    command (CLZERO, an elided rep stos) is no line of data: its share,
  *    memory.zero_write_fraction, stays the file's (on the Zen 5 guest the
  *    zero probe ran at 1.04-1.10x the data probe while CLZERO ran at
