@@ -83,6 +83,19 @@ static double chase_ns(char *b, size_t hops)
     return t * 1e9 / (double)hops;
 }
 
+/* n bytes of 2 MiB (huge) or 4 KiB pages, touched; NULL when mmap fails. */
+static char *buffer(size_t n, int huge)
+{
+    char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b == MAP_FAILED) {
+        perror("mmap");
+        return NULL;
+    }
+    madvise(b, n, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    memset(b, 1, n);
+    return b;
+}
+
 int main(int argc, char **argv)
 {
     const size_t sizes[] = {16u << 20, 128u << 20, 1024u << 20};
@@ -91,13 +104,9 @@ int main(int argc, char **argv)
     printf("footprint_mib,order,ns_per_hop\n");
     for (int i = 0; i < 3; i++) {
         size_t n = sizes[i];
-        char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (b == MAP_FAILED) {
-            perror("mmap");
+        char *b = buffer(n, huge);
+        if (!b)
             return 1;
-        }
-        madvise(b, n, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-        memset(b, 1, n);
         for (int paged = 0; paged < 2; paged++) {
             link(b, n, paged);
             size_t hops = 2u << 20;
@@ -115,13 +124,9 @@ int main(int argc, char **argv)
     const size_t small[] = {2u << 20, 4u << 20, 8u << 20, 12u << 20};
     for (int i = 0; i < 4; i++) {
         size_t n = small[i];
-        char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (b == MAP_FAILED) {
-            perror("mmap");
+        char *b = buffer(n, huge);
+        if (!b)
             return 1;
-        }
-        madvise(b, n, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-        memset(b, 1, n);
         link(b, n, 0);
         double best = 1e9, best_warm = 1e9;
         for (int r = 0; r < 5; r++) {
