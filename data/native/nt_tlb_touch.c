@@ -17,12 +17,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "study.h"
 
 static volatile uint64_t sink;
 
@@ -70,22 +65,18 @@ int main(void)
     printf("footprint_mib,kernel,ahead_pages,gib_per_s\n");
     for (int i = 0; i < 4; i++) {
         size_t n = sizes[i], reps = (1024u << 20) / n;
-        char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (b == MAP_FAILED) {
-            perror("mmap");
+        char *b = study_buffer(n, 1);
+        if (!b)
             return 1;
-        }
-        madvise(b, n, MADV_HUGEPAGE);
-        memset(b, 1, n);
         double best[K_N][3] = {{0}};
         for (int r = 0; r < 5; r++)
             for (int w = 0; w < K_N; w++)
                 for (int a = 0; a < 3; a++) {
                     fill(b, n, w, aheads[a]);
-                    double t0 = now_s();
+                    double t0 = study_now_s();
                     for (size_t k = 0; k < reps; k++)
                         fill(b, n, w, aheads[a]);
-                    double g = (double)(n * reps) / (now_s() - t0) / (double)(1u << 30);
+                    double g = (double)(n * reps) / (study_now_s() - t0) / (double)(1u << 30);
                     best[w][a] = g > best[w][a] ? g : best[w][a];
                 }
         for (int w = 0; w < K_N; w++)

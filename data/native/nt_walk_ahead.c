@@ -19,18 +19,13 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "study.h"
+
 enum { K_MOVNTI, K_NT64, K_CLZERO, K_N };
 static const char *const kname[K_N] = {"movnti", "64B", "clzero"};
 static const size_t dist[] = {0, 256, 512, 1024, 2048, 4096, 8192};
 #define N_D    (sizeof dist / sizeof dist[0])
 #define ROUNDS 5
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static volatile uint64_t sink;
 
@@ -71,12 +66,6 @@ __attribute__((target("avx512f"))) static void clear(char *b, size_t n, int kind
     sink += s;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     const size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 1024;
@@ -85,26 +74,22 @@ int main(int argc, char **argv)
         return 2;
     }
     const size_t n = mib << 20;
-    char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (b == MAP_FAILED) {
-        perror("mmap");
+    char *b = study_buffer(n, 1);
+    if (!b)
         return 1;
-    }
-    madvise(b, n, MADV_HUGEPAGE);
-    memset(b, 1, n);
     static double g[K_N][N_D][ROUNDS];
     for (int r = 0; r < ROUNDS; r++)
         for (int k = 0; k < K_N; k++)
             for (size_t i = 0; i < N_D; i++) {
-                double t0 = now_s();
+                double t0 = study_now_s();
                 clear(b, n, k, dist[i]);
-                g[k][i][r] = (double)n / (now_s() - t0) / (double)(1u << 30);
+                g[k][i][r] = (double)n / (study_now_s() - t0) / (double)(1u << 30);
             }
     printf("# footprint %zu MiB\n", mib);
     printf("kernel,ahead_bytes,median_gib_per_s,best_gib_per_s,ns_per_page_median\n");
     for (int k = 0; k < K_N; k++)
         for (size_t i = 0; i < N_D; i++) {
-            qsort(g[k][i], ROUNDS, sizeof(double), cmp);
+            qsort(g[k][i], ROUNDS, sizeof(double), study_cmp_double);
             double med = g[k][i][ROUNDS / 2];
             printf("%s,%zu,%.2f,%.2f,%.1f\n", kname[k], dist[i], med, g[k][i][ROUNDS - 1],
                    4096.0 / (med * (double)(1u << 30)) * 1e9);

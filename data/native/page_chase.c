@@ -15,12 +15,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "study.h"
 
 static uint64_t mix(uint64_t *x)
 {
@@ -74,26 +69,13 @@ static void flush(char *b, size_t n)
 static double chase_ns(char *b, size_t hops)
 {
     char **p = (char **)b;
-    double t0 = now_s();
+    double t0 = study_now_s();
     for (size_t i = 0; i < hops; i++)
         p = (char **)*p;
-    double t = now_s() - t0;
+    double t = study_now_s() - t0;
     if (p == NULL)
         puts("");
     return t * 1e9 / (double)hops;
-}
-
-/* n bytes of 2 MiB (huge) or 4 KiB pages, touched; NULL when mmap fails. */
-static char *buffer(size_t n, int huge)
-{
-    char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (b == MAP_FAILED) {
-        perror("mmap");
-        return NULL;
-    }
-    madvise(b, n, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-    memset(b, 1, n);
-    return b;
 }
 
 int main(int argc, char **argv)
@@ -104,7 +86,7 @@ int main(int argc, char **argv)
     printf("footprint_mib,order,ns_per_hop\n");
     for (int i = 0; i < 3; i++) {
         size_t n = sizes[i];
-        char *b = buffer(n, huge);
+        char *b = study_buffer(n, huge);
         if (!b)
             return 1;
         for (int paged = 0; paged < 2; paged++) {
@@ -124,7 +106,7 @@ int main(int argc, char **argv)
     const size_t small[] = {2u << 20, 4u << 20, 8u << 20, 12u << 20};
     for (int i = 0; i < 4; i++) {
         size_t n = small[i];
-        char *b = buffer(n, huge);
+        char *b = study_buffer(n, huge);
         if (!b)
             return 1;
         link(b, n, 0);

@@ -15,15 +15,10 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "study.h"
+
 #define FOLIO  (2u << 20)
 #define ROUNDS 5
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static volatile uint64_t sink;
 
@@ -54,22 +49,12 @@ __attribute__((target("avx512f"))) static void clear(char *b, size_t n, int fill
     sink += s;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(void)
 {
     const size_t n = 1024u << 20;
-    char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (b == MAP_FAILED) {
-        perror("mmap");
+    char *b = study_buffer(n, 1);
+    if (!b)
         return 1;
-    }
-    madvise(b, n, MADV_HUGEPAGE);
-    memset(b, 1, n);
     static const struct {
         const char *name;
         int fill, nt;
@@ -78,14 +63,14 @@ int main(void)
     for (int r = 0; r < ROUNDS; r++)
         for (int k = 0; k < 3; k++)
             for (int t = 0; t < 2; t++) {
-                double t0 = now_s();
+                double t0 = study_now_s();
                 clear(b, n, v[k].fill, v[k].nt, t);
-                g[k][t][r] = (double)n / (now_s() - t0) / (double)(1u << 30);
+                g[k][t][r] = (double)n / (study_now_s() - t0) / (double)(1u << 30);
             }
     printf("kernel,touched,median_gib_per_s,best_gib_per_s\n");
     for (int k = 0; k < 3; k++)
         for (int t = 0; t < 2; t++) {
-            qsort(g[k][t], ROUNDS, sizeof(double), cmp);
+            qsort(g[k][t], ROUNDS, sizeof(double), study_cmp_double);
             printf("%s,%d,%.2f,%.2f\n", v[k].name, t, g[k][t][ROUNDS / 2], g[k][t][ROUNDS - 1]);
         }
     munmap(b, n);
