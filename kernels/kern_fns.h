@@ -17,7 +17,9 @@
 #include "kernels/kernels.h"
 
 #define KERN_LIST_X86(X)                                                                           \
-    X(rep_stosb) X(rep_stosq) X(unrolled) X(movnti) X(clzero) X(avx2) X(avx512) X(avx512_nt)
+    X(rep_stosb)                                                                                   \
+    X(rep_stosq) X(unrolled) X(movnti) X(clzero) X(avx2) X(avx512) X(avx512_nt) X(rep_stosb_ahead) \
+        X(movnti_ahead) X(clzero_ahead) X(avx512_nt_ahead)
 #define KERN_LIST_ARM64(X) X(stp) X(stnp) X(dc_zva) X(mops) X(mops_nt)
 #define KERN_LIST_ANY(X)   X(memset)
 

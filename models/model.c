@@ -87,7 +87,7 @@ model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errle
         errbuf_set(err, errlen, "out of memory");
         goto fail;
     }
-    if (tlb_setup(&md->tlb, m, &md->st, 4096, err, errlen))
+    if (tlb_setup(&md->tlb, m, &md->st, tlb_page_for(m, 4096), err, errlen))
         goto fail;
     uint64_t cap = m->l1.size_bytes + m->l2.size_bytes + (m->l3.present ? m->l3.size_bytes : 0);
     /* The tail refills every level (so the final cache contents are the
@@ -123,9 +123,11 @@ void model_destroy(model_t *md)
 void model_set_mapping(model_t *md, uint64_t tlb_page_bytes, uint64_t contig_bytes)
 {
     char err[256];
+    tlb_page_bytes = tlb_page_for(md->m, tlb_page_bytes);
     if (tlb_page_bytes != md->tlb.page_bytes &&
         tlb_setup(&md->tlb, md->m, &md->st, tlb_page_bytes, err, sizeof(err)))
-        tlb_setup(&md->tlb, md->m, &md->st, 4096, err, sizeof(err)); /* 4 KiB always fits */
+        tlb_setup(&md->tlb, md->m, &md->st, tlb_page_for(md->m, 4096), err,
+                  sizeof(err)); /* 4 KiB (or the host's page) always fits */
     hier_set_contig(md->h, contig_bytes);
 }
 
@@ -263,6 +265,33 @@ static void store_line(model_t *md, const pending_line_t *pl)
     advance(md);
 }
 
+/* Translate a write at time t; returns when issue may go on. A miss stalls
+ * issue for tlb.walk. A miss of a host's page (tlb.host_page) by a write
+ * that reads nothing first (a non-temporal store, a line-zeroing command
+ * that goes to memory) or by a string op stalls it instead until host_ns,
+ * this kind of write's cost, after `from` (the walk's start: t, or for a
+ * string op's first line the end of the previous string op's issue), while
+ * the lines already buffered keep draining. On the Zen 5 guest a 4 KiB page
+ * of such a stream took its issue time plus the miss, or its link time when
+ * that was longer, a load that took the miss first removed it, and 4 KiB
+ * rep stosb calls did not pay it (docs/MODEL.md section 13,
+ * data/native/ahead_kernels.sh). */
+static double host_miss(model_t *md, uint64_t addr, double t, double host_ns, double from,
+                        stats_bound_t *why)
+{
+    if (!tlb_miss(&md->tlb, addr, true))
+        return t;
+    if (!md->tlb.host || !(host_ns > 0)) {
+        *why = B(ST_BOUND_TLB_WALKS);
+        return t + md->m->tlb_walk_cycles;
+    }
+    bump(md, ST_TLB_HOST_MISSES, 1, 0);
+    double done = timing_min(from, t) + host_ns * md->cyc_per_ns;
+    if (done > t)
+        *why = B(ST_BOUND_TLB_WALKS);
+    return timing_max(t, done);
+}
+
 static void nt_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
@@ -272,10 +301,9 @@ static void nt_line(model_t *md, const pending_line_t *pl)
     if (f > issue)
         why = md->tag_front;
     double t = timing_max(issue, f);
-    double walk = tlb_access(&md->tlb, pl->line, true);
-    if (walk > 0)
-        why = B(ST_BOUND_TLB_WALKS);
-    t += walk;
+    t = host_miss(md, pl->line, t,
+                  pl->stores > 1 + 1e-9 ? m->tlb_host_nt_narrow_ns : m->tlb_host_nt_line_ns, t,
+                  &why);
     /* stores of data, even of zeros, are not a zeroing operation (memory.zero_write_fraction);
      * a full line of zeros may still cost less at the memory (memory.zero_data_fraction),
      * when written with at most memory.zero_data_stores stores */
@@ -513,6 +541,10 @@ static void string_op(model_t *md, const trace_op_t *op)
     const bool answer = m->string_ordered_end && m->string_end_wait == MACHINE_END_WAIT_ANSWER;
     const double mem_cycles = m->mem_latency_ns * md->cyc_per_ns;
     double t_answered = t;
+    /* The op's first translation may have started when the string op before
+     * it had issued its last line (it waited for that op's end meanwhile). */
+    double walk_from = md->str_pending ? md->t_str_issued : t;
+    md->str_pending = false;
     while (a < end) {
         uint64_t line = a & ~(lb - 1);
         uint64_t piece = line + lb - a;
@@ -523,17 +555,16 @@ static void string_op(model_t *md, const trace_op_t *op)
         t += piece_cycles;
         if (piece_cycles > 0)
             why = B(ST_BOUND_STRING_ENGINE);
-        double walk = tlb_access(&md->tlb, a, true);
-        if (walk > 0)
-            why = B(ST_BOUND_TLB_WALKS);
-        t += walk;
+        const bool elided = full && string_elides(m, op->bytes, end - a, op->fill, nt);
+        t = host_miss(md, a, t, m->tlb_host_string_ns, walk_from, &why);
+        walk_from = HUGE_VAL; /* after the op's first line, a walk starts when it is met */
         double w = window(md, la);
         if (w > t)
             why = hier_after_wait(B(ST_BOUND_STRING_LOOKAHEAD), window_why(md, la));
         t = timing_max(t, w);
         double stores = full ? lb_stores : model_ceil((double)piece / w);
         bump(md, ST_STORES, (uint64_t)stores, piece);
-        if (full && string_elides(m, op->bytes, end - a, op->fill, nt)) {
+        if (elided) {
             bump(md, ST_STRING_ELIDED_LINES, 1, piece);
             stats_bound_t pool_why = md->tag_pool;
             double t_buf = wc_line(md, line, (uint32_t)piece,
@@ -573,6 +604,8 @@ static void string_op(model_t *md, const trace_op_t *op)
             }
         }
     }
+    md->t_str_issued = t;
+    md->str_pending = true;
     /* An ordered end: nothing after the op issues until its lines are
      * committed, or with end_wait answer until each was answered (the
      * window then restarts empty at the next op). */
@@ -613,10 +646,14 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
         if (f > t)
             why = md->tag_front;
         t = timing_max(t, f);
-        double walk = tlb_access(&md->tlb, a, true);
-        if (walk > 0)
-            why = B(ST_BOUND_TLB_WALKS);
-        t += walk;
+        if (m->lz_policy == MACHINE_LZ_MEMORY)
+            t = host_miss(md, a, t, m->tlb_host_line_zero_ns, t, &why);
+        else {
+            double walk = tlb_access(&md->tlb, a, true);
+            if (walk > 0)
+                why = B(ST_BOUND_TLB_WALKS);
+            t += walk;
+        }
         if (m->lz_policy == MACHINE_LZ_MEMORY) {
             stats_bound_t pool_why = md->tag_pool;
             double t_buf = pool_line(md, md->lzq, a, (uint32_t)lb, DRAM_LINE_ZEROING, t);
@@ -690,6 +727,11 @@ int model_op(void *ctx, const trace_op_t *op)
 {
     model_t *md = ctx;
     const machine_t *m = md->m;
+    /* A string op's next translation starts early only across calls and
+     * loop control (string_op), not across other memory work or a stall. */
+    if (op->kind != TRACE_STRING && op->kind != TRACE_INSNS && op->kind != TRACE_CALL_BEGIN &&
+        op->kind != TRACE_CALL_END)
+        md->str_pending = false;
     switch ((trace_kind_t)op->kind) {
     case TRACE_STORE:
         bump(md, ST_STORES, op->count, op->bytes);

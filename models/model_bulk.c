@@ -90,7 +90,8 @@ struct model_snap {
     bool tlb_last_valid;
     bool tlb_logging;       /* holds one of the TLB log's users ... */
     uint64_t tlb_log_start; /* ... from this entry (its period's translations) */
-    double t_front, t_issue, t_commit_last, t_dep, t_load_done, loose_insns;
+    double t_front, t_issue, t_commit_last, t_dep, t_load_done, t_str_issued, loose_insns;
+    bool str_pending;
     stats_bound_t tag_front, tag_issue, tag_commit, tag_dep, tag_load, tag_pool;
     double ring[RING_LINES];
     stats_bound_t ring_tag[RING_LINES];
@@ -250,6 +251,8 @@ static bool take(model_t *md, model_snap_t *b)
     b->t_commit_last = md->t_commit_last;
     b->t_dep = md->t_dep;
     b->t_load_done = md->t_load_done;
+    b->t_str_issued = md->t_str_issued;
+    b->str_pending = md->str_pending;
     b->loose_insns = md->loose_insns;
     b->tag_front = md->tag_front;
     b->tag_issue = md->tag_issue;
@@ -301,7 +304,8 @@ static bool same(const model_t *md, const model_snap_t *b, const hier_window_t *
     if (!timing_same(md->t_front, b->t_front, &sh) ||
         !timing_same(md->t_commit_last, b->t_commit_last, &sh) ||
         !timing_same(md->t_dep, b->t_dep, &sh) ||
-        !timing_same(md->t_load_done, b->t_load_done, &sh))
+        !timing_same(md->t_load_done, b->t_load_done, &sh) || md->str_pending != b->str_pending ||
+        (md->str_pending && !timing_same(md->t_str_issued, b->t_str_issued, &sh)))
         return false;
     /* write streaming: the same phase; the run's bytes moved by the period
      * (one run through it) or the same (a run per call) */

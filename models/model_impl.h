@@ -57,6 +57,8 @@ struct model {
     double t_wc_last;     /* last WC line accepted */
     double t_dep;         /* when the data of the last dependent load arrives */
     double t_load_done;   /* when the data of every streaming load so far has arrived */
+    double t_str_issued;  /* when the last string op issued its last line ... */
+    bool str_pending;     /* ... and no string op has translated since: the next may start then */
     double ring[RING_LINES];
     uint64_t seq; /* lines committed so far */
 
@@ -123,6 +125,7 @@ static inline void model_i_shift_core_time(model_t *md, double dt)
     md->t_wc_last += dt;
     md->t_dep += dt;
     md->t_load_done += dt;
+    md->t_str_issued += dt;
     for (uint32_t i = 0; i < RING_LINES; i++)
         md->ring[i] += dt;
     mshr_shift_time(md->wc, dt);

@@ -49,6 +49,7 @@ static const char *const event_names[ST_EVENT_COUNT] = {
     [ST_FAULT_CYCLES] = "fault_cycles",
     [ST_TLB_LOAD_MISSES] = "tlb.load_misses",
     [ST_TLB_STORE_MISSES] = "tlb.store_misses",
+    [ST_TLB_HOST_MISSES] = "tlb.host_misses",
     [ST_WS_ENTRIES] = "ws.entries",
     [ST_WS_EXITS] = "ws.exits",
     [ST_BOUND_STORE_ISSUE] = "bound.store_issue",

@@ -55,7 +55,8 @@ typedef enum stats_event {
     ST_FAULT_CYCLES,
     ST_TLB_LOAD_MISSES,
     ST_TLB_STORE_MISSES,
-    ST_WS_ENTRIES, /* times write streaming was entered */
+    ST_TLB_HOST_MISSES, /* of them, writes that paid a host page's miss (tlb.host_miss.*) */
+    ST_WS_ENTRIES,      /* times write streaming was entered */
     ST_WS_EXITS,
     /* Bottleneck attribution (docs/MODEL.md "Bottleneck attribution"): the
      * measured cycles, each counted once under the resource that bounded

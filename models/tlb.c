@@ -17,6 +17,9 @@ int tlb_setup(tlb_t *t, const machine_t *m, stats_t *st, uint64_t page_bytes, ch
         entries = m->tlb_entries_1g;
     else if (page_bytes >= (2ull << 20))
         entries = m->tlb_entries_2m;
+    t->host = m->tlb_host_page_bytes != 0 && page_bytes == m->tlb_host_page_bytes;
+    if (t->host)
+        entries = m->tlb_host_entries;
     cache_destroy(t->c);
     t->c = NULL;
     t->page_bytes = page_bytes;

@@ -9,6 +9,11 @@
  *    power-of-two set count. 0 entries: translation is free.
  *  - Consecutive accesses to one page look up once.
  *  - Counts ST_TLB_LOAD_MISSES / ST_TLB_STORE_MISSES into the model's stats.
+ *  - A guest whose host backs it with smaller pages (tlb.host_page): a
+ *    translation is no larger than the host's page (the TLB splinters), the
+ *    TLB holds tlb.host_entries of them, and `host` says its misses are the
+ *    host's: what a write that reads nothing first pays for one is the
+ *    caller's (models/model.c host_miss).
  *  - Units: bytes, core cycles.
  */
 #ifndef CLEARSIM_TLB_H
@@ -27,6 +32,7 @@ typedef struct tlb {
     stats_t *st;
     cache_t *c; /* NULL: no TLB for this page size */
     uint64_t page_bytes;
+    bool host;      /* translations of the host's pages (tlb.host_page) */
     int page_shift; /* log2(page_bytes) when a power of two, else -1 */
     uint64_t last_page;
     bool last_valid;
@@ -43,20 +49,29 @@ typedef struct tlb {
 /* Append to the log (tlb.c). */
 void tlb_log_add(tlb_t *t, uint64_t page, bool missed);
 
-/* Set the TLB up for translations of page_bytes (the previous contents go).
+/* Set the TLB up for translations of page_bytes (the previous contents go);
+ * page_bytes is tlb_page_for() of the mapping's page.
  * Returns 0, or -1 with a reason (then no TLB is modelled). */
 int tlb_setup(tlb_t *t, const machine_t *m, stats_t *st, uint64_t page_bytes, char *err,
               size_t errlen);
 void tlb_release(tlb_t *t);
 
-/* Translate addr; returns the stall in cycles. */
-static inline double tlb_access(tlb_t *t, uint64_t addr, bool store)
+/* The size of a translation when the mapping's pages are page_bytes: the
+ * host's page when that is smaller. */
+static inline uint64_t tlb_page_for(const machine_t *m, uint64_t page_bytes)
+{
+    uint64_t h = m->tlb_host_page_bytes;
+    return h && h < page_bytes ? h : page_bytes;
+}
+
+/* Translate addr; true when it missed (the caller pays for the walk). */
+static inline bool tlb_miss(tlb_t *t, uint64_t addr, bool store)
 {
     if (!t->c)
-        return 0;
+        return false;
     uint64_t page = t->page_shift >= 0 ? addr >> t->page_shift : addr / t->page_bytes;
     if (t->last_valid && page == t->last_page)
-        return 0;
+        return false;
     t->last_page = page;
     t->last_valid = true;
     uint64_t a = page * t->page_bytes;
@@ -64,13 +79,19 @@ static inline double tlb_access(tlb_t *t, uint64_t addr, bool store)
     if (t->log_users)
         tlb_log_add(t, page, !hit);
     if (hit)
-        return 0;
+        return false;
     cache_meta_t meta = {0};
     cache_victim_t v;
     cache_insert(t->c, a, &meta, &v);
     stats_event_t e = store ? ST_TLB_STORE_MISSES : ST_TLB_LOAD_MISSES;
     t->st->count[e] += 1;
-    return t->m->tlb_walk_cycles;
+    return true;
+}
+
+/* Translate addr; returns the stall in cycles (tlb.walk on a miss). */
+static inline double tlb_access(tlb_t *t, uint64_t addr, bool store)
+{
+    return tlb_miss(t, addr, store) ? t->m->tlb_walk_cycles : 0;
 }
 
 #endif

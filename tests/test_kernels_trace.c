@@ -668,7 +668,7 @@ static void test_checks(void **state)
         assert_true(k->granule_bytes >= 1);
         assert_ptr_equal(kern_find(k->name), k);
     }
-    assert_int_equal(n, 14);
+    assert_int_equal(n, 18);
     assert_null(kern_find("nope"));
 
     const kern_info_t *clz = kern_find("clzero");

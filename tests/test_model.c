@@ -917,6 +917,168 @@ static void test_fault_cost(void **state)
     model_destroy(md);
 }
 
+/* A guest's host pages (tlb.host_page 4 KiB, 4 entries): a write that reads
+ * nothing first and takes a host page's TLB miss stalls issue for
+ * tlb.host_miss.* (40 ns = 40 cycles at 1 GHz) while the lines already
+ * buffered drain. Eight WC buffers, each held 50 cycles; four lines of page
+ * 0, then one of page 1. Without the host: lines at 1..5, the last
+ * acknowledged at 55, where the fence ends. With it: line 0 misses at 1
+ * and goes at 41, lines 1-3 at 42..44, line 4 misses at 45 and goes at 85:
+ * the fence ends at 135. */
+static uint64_t host_page_cycles(machine_t *m, uint32_t page0_lines, uint32_t page1_lines,
+                                 bool load_first, uint64_t *host_misses)
+{
+    model_t *md = mk(m);
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    if (load_first) /* a load of page 1 takes its miss first */
+        op(md, TRACE_LOAD, BASE + 4096, 8, 1, 8, 0, 0);
+    for (uint32_t l = 0; l < page0_lines; l++)
+        op(md, TRACE_STORE_NT, BASE + 64ull * l, 64, 1, 64, 0x5a, 0);
+    for (uint32_t l = 0; l < page1_lines; l++)
+        op(md, TRACE_STORE_NT, BASE + 4096 + 64ull * l, 64, 1, 64, 0x5a, 0);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    stats_t st;
+    model_stats(md, &st);
+    *host_misses = st.count[ST_TLB_HOST_MISSES];
+    model_destroy(md);
+    return st.count[ST_CYCLES];
+}
+
+static void test_host_page_miss(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.wc_buffers = 8;
+    uint64_t hm;
+    assert_int_equal(host_page_cycles(&m, 4, 1, false, &hm), 55); /* no host below */
+    assert_int_equal(hm, 0);
+    m.tlb_host_page_bytes = 4096;
+    m.tlb_host_entries = 4;
+    assert_int_equal(host_page_cycles(&m, 4, 1, false, &hm), 55); /* no cost given */
+    m.tlb_host_nt_line_ns = 40;
+    assert_int_equal(host_page_cycles(&m, 4, 1, false, &hm), 135);
+    assert_int_equal(hm, 2);
+    /* threshold - 1: five lines of page 0 stay on its translation: one miss,
+     * lines at 41..45, the last acknowledged at 95 */
+    assert_int_equal(host_page_cycles(&m, 5, 0, false, &hm), 95);
+    assert_int_equal(hm, 1);
+    /* a load took page 1's miss first: only page 0's is paid (the lines as
+     * five of one page, acknowledged by 95; the run ends at 100, when the
+     * load's line arrives from memory) */
+    assert_int_equal(host_page_cycles(&m, 4, 1, true, &hm), 100);
+    assert_int_equal(hm, 1);
+    /* narrower stores pay nt_narrow: 8 x 8 B a line, 8 cycles to issue one;
+     * line 0 issues at 8, misses: 8 + 40 = 48 ... line 4 at 48 + 4 x 8 = 80,
+     * misses: 120, acknowledged 170. nt_narrow 0: it pays tlb.walk (0). */
+    m.tlb_host_nt_narrow_ns = 40;
+    m.tlb_host_nt_line_ns = 0;
+    model_t *md = mk(&m);
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    lines(md, TRACE_STORE_NT, BASE, 4);
+    lines(md, TRACE_STORE_NT, BASE + 4096, 1);
+    op(md, TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    stats_t st;
+    model_stats(md, &st);
+    assert_int_equal(st.count[ST_CYCLES], 170);
+    assert_int_equal(st.count[ST_TLB_HOST_MISSES], 2);
+    model_destroy(md);
+    /* a host's 2 MiB page under the guest's 2 MiB mapping: one translation,
+     * one miss for both 4 KiB pages (95, as five lines of one page) */
+    m.tlb_host_nt_line_ns = 40;
+    m.tlb_host_page_bytes = 2u << 20;
+    assert_int_equal(host_page_cycles(&m, 4, 1, false, &hm), 95);
+    assert_int_equal(hm, 1);
+}
+
+/* The other writes that read nothing first pay their own kind's cost: a
+ * line-zeroing command to memory (line_zero), an elided string line
+ * (string); a string line read for ownership pays tlb.walk (0 here). */
+static void test_host_page_kinds(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.tlb_host_page_bytes = 4096;
+    m.tlb_host_entries = 4;
+    m.tlb_host_line_zero_ns = 30;
+    m.tlb_host_string_ns = 20;
+    m.lz_policy = MACHINE_LZ_MEMORY;
+    model_t *md = mk(&m);
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    for (int i = 0; i < 65; i++) /* 64 lines of page 0, one of page 1 */
+        op(md, TRACE_LINE_ZERO, BASE + 64ull * i, 64, 1, 64, 0, 0);
+    stats_t st = finish(md);
+    assert_int_equal(st.count[ST_TLB_HOST_MISSES], 2);
+    model_destroy(md);
+
+    md = mk(&m); /* 8 KiB of rep stosb below the elision threshold: its lines pay too */
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    op(md, TRACE_STRING, BASE, 8192, 1, 1, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_TLB_HOST_MISSES], 2);
+    model_destroy(md);
+
+    m.elide_enabled = true;
+    m.elide_threshold_bytes = 4096;
+    md = mk(&m); /* at the threshold: every line elided, each page's first pays */
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    op(md, TRACE_STRING, BASE, 8192, 1, 1, 0, 0);
+    st = finish(md);
+    assert_int_equal(st.count[ST_STRING_ELIDED_LINES], 128);
+    assert_int_equal(st.count[ST_TLB_HOST_MISSES], 2);
+    model_destroy(md);
+}
+
+/* Cycles of 4 KiB rep stosb calls on consecutive pages (or one call over
+ * them all) with an ordered end, and a host miss of string_ns; elided: every
+ * line written around the caches (elision from 4 KiB) to a memory that
+ * takes it at once. */
+static uint64_t string_calls_cycles(double string_ns, uint32_t calls, bool one_op, bool elided)
+{
+    machine_t m;
+    tiny_machine(&m);
+    m.string_ordered_end = true;
+    m.tlb_host_page_bytes = 4096;
+    m.tlb_host_entries = 4;
+    m.tlb_host_string_ns = string_ns;
+    m.elide_enabled = elided;
+    m.elide_threshold_bytes = elided ? 4096 : UINT64_MAX;
+    if (elided) /* memory takes a line at once: the engine's issue binds */
+        m.mem_write_latency_ns = 0;
+    model_t *md = mk(&m);
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    if (one_op)
+        op(md, TRACE_STRING, BASE, 4096ull * calls, 1, 1, 0, 0);
+    else
+        for (uint32_t c = 0; c < calls; c++)
+            op(md, TRACE_STRING, BASE + 4096ull * c, 4096, 1, 1, 0, 0);
+    stats_t st = finish(md);
+    model_destroy(md);
+    return st.count[ST_CYCLES];
+}
+
+/* A string op's first translation starts when the op before it had issued
+ * its last line, while its ordered end was waited for: 4 KiB calls whose
+ * lines are read for ownership (each call waits 100 cycles and more for
+ * memory) pay only the first call's miss, whatever their number. One op
+ * over elided lines, which wait for nothing, pays each page's miss: its
+ * three pages take 2 x 20 cycles more than one page alone. (With the tiny
+ * machine's 4 WC buffers held 50 cycles each, the buffered lines would
+ * hide a 20-cycle stall.) */
+static void test_host_page_string_calls(void **state)
+{
+    (void)state;
+    uint64_t one =
+        string_calls_cycles(20, 1, false, false) - string_calls_cycles(0, 1, false, false);
+    assert_true(one > 0 && one <= 20);
+    assert_int_equal(string_calls_cycles(20, 3, false, false),
+                     string_calls_cycles(0, 3, false, false) + one);
+    uint64_t e1 = string_calls_cycles(20, 1, false, true) - string_calls_cycles(0, 1, false, true);
+    uint64_t e3 = string_calls_cycles(20, 3, true, true) - string_calls_cycles(0, 3, true, true);
+    assert_int_equal(e3, e1 + 2 * 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -941,6 +1103,9 @@ int main(void)
         cmocka_unit_test(test_elide_threshold),
         cmocka_unit_test(test_write_streaming),
         cmocka_unit_test(test_line_zero),
+        cmocka_unit_test(test_host_page_miss),
+        cmocka_unit_test(test_host_page_kinds),
+        cmocka_unit_test(test_host_page_string_calls),
         cmocka_unit_test(test_fault_cost),
         cmocka_unit_test(test_bulk_steps),
     };

@@ -286,6 +286,13 @@ typedef struct machine {
     uint32_t tlb_entries_2m; /* tlb.entries_2m */
     uint32_t tlb_entries_1g; /* tlb.entries_1g */
     double tlb_walk_cycles;  /* tlb.walk: page-walk cost of a miss */
+    /* A guest's memory as its host backs it (docs/MODEL.md section 13): */
+    uint64_t tlb_host_page_bytes; /* tlb.host_page: 0 = no host below (bare metal) */
+    uint32_t tlb_host_entries;    /* tlb.host_entries: translations of host pages kept */
+    double tlb_host_nt_line_ns;   /* tlb.host_miss.nt_line: a whole-line NT store's miss */
+    double tlb_host_nt_narrow_ns; /* tlb.host_miss.nt_narrow: a narrower NT store's */
+    double tlb_host_string_ns;    /* tlb.host_miss.string: an elided string line's */
+    double tlb_host_line_zero_ns; /* tlb.host_miss.line_zero: a line-zeroing command's */
 
     /* OS costs (os.*) */
     double fault_4k_ns;       /* os.fault_4k: trap + allocation + PTE, excluding clearing */

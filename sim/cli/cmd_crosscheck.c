@@ -79,14 +79,16 @@ void cmd_crosscheck_usage(FILE *out)
           "                            and in one call per folio with it and with every\n"
           "                            non-temporal and line-zeroing kernel, in --passes\n"
           "                            interleaved passes, each with DRAM probes of a read,\n"
-          "                            a write of data and a write of zeros (the host's\n"
-          "                            state); each gain's native range against the\n"
+          "                            a write of data and a write of zeros, the writes\n"
+          "                            also with a load ahead of each 4 KiB page (the\n"
+          "                            host's state); each gain's native range against the\n"
           "                            model's gain with each pass's probes as\n"
           "                            memory.read_bandwidth, memory.write_bandwidth,\n"
-          "                            memory.zero_data_fraction (probe-write/probe-zero)\n"
-          "                            and memory.combined_bandwidth (probe-read +\n"
-          "                            probe-write); a way with the zero probe's kernel is\n"
-          "                            not judged\n"
+          "                            memory.zero_data_fraction (write/zero, with the load\n"
+          "                            ahead), memory.combined_bandwidth (read + write)\n"
+          "                            and, when the zero probe paid it, the host page's\n"
+          "                            TLB miss (tlb.host_*); a way with the zero probe's\n"
+          "                            kernel is not judged\n"
           "  --passes N                --gains: passes, 2..16 (default 3)\n"
           "  -s, --size SIZE           --gains: the buffer (default 1GiB)\n"
           "  -q, --quiet               no progress on stderr\n",
@@ -191,11 +193,14 @@ static int gains_main(const xc_args_t *a, const machine_t *m, const host_info_t 
         printf("# --set %s\n", m->set[j]);
     printf("# each pass: the cases back to back (rotated by one), %ld timed runs each; the model "
            "runs each pass at its clock%s and with its probes as memory.read_bandwidth, "
-           "memory.write_bandwidth, memory.zero_data_fraction (probe-write / probe-zero, at "
-           "most 1) and memory.combined_bandwidth (probe-read + probe-write); 'file' is the "
-           "model at the machine "
-           "file's own memory figures and clock\n",
-           a->repeat, a->clock_measured ? "" : " (no: --clock file)");
+           "memory.write_bandwidth, memory.zero_data_fraction (write / zero, at most 1; the "
+           "_ahead probes' when they ran), memory.combined_bandwidth (read + write) and, when "
+           "probe-zero ran more than %.0f%% slower than probe-zero-ahead, tlb.host_page 4KiB "
+           "with tlb.host_miss.nt_line = probe-zero's time a page less its issue time in the "
+           "model (%.0f cycles); 'file' is the model at the machine file's own memory figures "
+           "and clock\n",
+           a->repeat, a->clock_measured ? "" : " (no: --clock file)", XCG_HOST_NOISE * 100,
+           st.issue_cycles_page);
     printf("%-22s", "GiB/s");
     for (uint32_t k = 0; k < st.passes; k++)
         printf(" %9s%-2u %7s", "pass ", k, "model");
@@ -203,6 +208,9 @@ static int gains_main(const xc_args_t *a, const machine_t *m, const host_info_t 
     printf("%-22s", "clock GHz");
     for (uint32_t k = 0; k < st.passes; k++)
         printf(" %11.2f %7s", st.pass_ghz[k], "");
+    printf("\n%-22s", "host miss ns");
+    for (uint32_t k = 0; k < st.passes; k++)
+        printf(" %11s %7.1f", "", st.host_miss_ns[k]);
     printf("\n");
     for (size_t i = 0; i < st.n; i++) {
         const xcg_case_t *c = &st.cs[i];

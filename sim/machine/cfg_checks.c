@@ -246,6 +246,16 @@ int cfg_i_derive_and_check(cfg_ctx_t *c)
             return failk(c, tk, "gives an elide threshold of %s; above 1TiB is not plausible", a);
     }
 
+    /* the host's pages below a guest */
+    if (m->tlb_host_page_bytes != 0 &&
+        (!is_pow2(m->tlb_host_page_bytes) || m->tlb_host_page_bytes < 4096))
+        return failk(c, "tlb.host_page", "must be 0 or a power of two of at least 4KiB");
+    if (m->tlb_host_page_bytes != 0 && !is_pow2(m->tlb_host_entries))
+        return failk(c, "tlb.host_entries",
+                     "must be a power of two (at least 1) when tlb.host_page is set");
+    if (m->tlb_host_entries != 0 && !is_pow2(m->tlb_host_entries))
+        return failk(c, "tlb.host_entries", "must be a power of two");
+
     /* write streaming */
     if (m->ws_enabled && m->ws_enter_lines == 0)
         return failk(c, "write_streaming.enter_lines",

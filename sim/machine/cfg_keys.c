@@ -238,6 +238,25 @@ static const cfg_key_t keys[] = {
         "data TLB entries for 1 GiB pages; TLB model"),
     KEY("tlb.walk", CFG_T_TIME_CYCLES, tlb_walk_cycles, REQ, 0, 10000, FIT, NULL,
         "page-walk cost of a TLB miss"),
+    KEY("tlb.host_page", CFG_T_SIZE, tlb_host_page_bytes, DEF("0"), 0, 1 * GiB, FIX, NULL,
+        "the page a guest's host backs its memory with (0: bare metal); a translation is no "
+        "larger (the TLB splinters), and one of the host's page size misses as the host's "
+        "(tlb.host_miss.*); host-page TLB model"),
+    KEY("tlb.host_entries", CFG_T_U32, tlb_host_entries, DEF("0"), 0, 16777216, FIT, NULL,
+        "translations of host pages a store finds without cost (they replace the TLB entries "
+        "of that page size); used when tlb.host_page is set; host-page TLB model"),
+    KEY("tlb.host_miss.nt_line", CFG_T_TIME_NS, tlb_host_nt_line_ns, DEF("0ns"), 0, 100000, FIT,
+        NULL,
+        "what a whole-line non-temporal store that takes a host page's TLB miss costs: issue "
+        "stalls this long (instead of tlb.walk) while the lines already buffered drain"),
+    KEY("tlb.host_miss.nt_narrow", CFG_T_TIME_NS, tlb_host_nt_narrow_ns, DEF("0ns"), 0, 100000, FIT,
+        NULL, "the same for a line written by narrower non-temporal stores (MOVNTI)"),
+    KEY("tlb.host_miss.string", CFG_T_TIME_NS, tlb_host_string_ns, DEF("0ns"), 0, 100000, FIT, NULL,
+        "the same for a string store's elided line (a line a string op writes without reading)"),
+    KEY("tlb.host_miss.line_zero", CFG_T_TIME_NS, tlb_host_line_zero_ns, DEF("0ns"), 0, 100000, FIT,
+        NULL,
+        "the same for a line-zeroing command (CLZERO, DC ZVA) that goes to memory; a store that "
+        "reads its line first, and a load, pay tlb.walk"),
 
     /* OS */
     KEY("os.fault_4k", CFG_T_TIME_NS, fault_4k_ns, REQ, 0, 1e9, FIT, NULL,

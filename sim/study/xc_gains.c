@@ -25,7 +25,8 @@
 
 bool xcg_role_is_probe(xcg_role_t r)
 {
-    return r == XCG_PROBE_READ || r == XCG_PROBE_WRITE || r == XCG_PROBE_ZERO;
+    return r == XCG_PROBE_READ || r == XCG_PROBE_WRITE || r == XCG_PROBE_ZERO ||
+           r == XCG_PROBE_WRITE_AHEAD || r == XCG_PROBE_ZERO_AHEAD;
 }
 
 /* A kernel both the host and the machine run. */
@@ -106,9 +107,17 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
                 size_bytes, 0x5a);
             add(st, XCG_PROBE_ZERO, "probe-zero", WL_NTSTORE, nts[i], WL_CALLER_REPEAT, size_bytes,
                 0);
+            char twin[40];
+            snprintf(twin, sizeof twin, "%s_ahead", nts[i]);
+            if (both_run(twin, m, h)) {
+                add(st, XCG_PROBE_WRITE_AHEAD, "probe-write-ahead", WL_NTSTORE, twin,
+                    WL_CALLER_REPEAT, size_bytes, 0x5a);
+                add(st, XCG_PROBE_ZERO_AHEAD, "probe-zero-ahead", WL_NTSTORE, twin,
+                    WL_CALLER_REPEAT, size_bytes, 0);
+            }
             break;
         }
-    if (st->n != 3) {
+    if (st->n != 3 && st->n != 5) {
         errbuf_set(why, whylen, "no load or non-temporal store kernel for the probes runs here");
         st->n = 0;
         return 0;
@@ -219,10 +228,55 @@ double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib)
     return d <= 1.0 ? d : 1.0; /* zeros no cheaper than data (or, by noise, dearer) */
 }
 
+double xcg_host_miss_ns(double probe_plain_gib, double probe_ahead_gib, double issue_ns_page)
+{
+    if (!(probe_plain_gib > 0) || !(probe_ahead_gib > 0))
+        return 0;
+    double plain = 4096.0 / (probe_plain_gib * GIB) * 1e9;
+    double ahead = 4096.0 / (probe_ahead_gib * GIB) * 1e9;
+    if (plain <= ahead * (1 + XCG_HOST_NOISE))
+        return 0;
+    return plain > issue_ns_page ? plain - issue_ns_page : 0;
+}
+
 double xcg_bus_gib(double probe_read_gib, double probe_write_gib)
 {
     return probe_read_gib > 0 && probe_write_gib > 0 ? probe_read_gib + probe_write_gib : 0.0;
 }
+
+/* A probe's rate in a pass, 0 when the study has no such probe. */
+static double probe_gib(const xcg_study_t *st, xcg_role_t role, size_t pass)
+{
+    const xcg_case_t *c = role_case(st, role);
+    return c ? c->native_gib[pass] : 0;
+}
+
+/* The pass's host-page settings: tlb.host_page, tlb.host_entries and each
+ * kind's tlb.host_miss.* in the file's proportions to nt_line. Returns how
+ * many of out[] it filled (none when the pass saw no miss). */
+static size_t host_sets(const machine_t *m, double miss_ns, char out[][MACHINE_SET_ARG_MAX])
+{
+    if (!(miss_ns > 0))
+        return 0;
+    const double line = m->tlb_host_nt_line_ns;
+    const struct {
+        const char *key;
+        double file;
+    } kinds[] = {{"nt_line", line},
+                 {"nt_narrow", m->tlb_host_nt_narrow_ns},
+                 {"string", m->tlb_host_string_ns},
+                 {"line_zero", m->tlb_host_line_zero_ns}};
+    size_t n = 0;
+    snprintf(out[n++], MACHINE_SET_ARG_MAX, "tlb.host_page=4KiB");
+    snprintf(out[n++], MACHINE_SET_ARG_MAX, "tlb.host_entries=%u",
+             m->tlb_host_entries ? m->tlb_host_entries : m->tlb_entries_4k);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        snprintf(out[n++], MACHINE_SET_ARG_MAX, "tlb.host_miss.%s=%.3fns", kinds[k].key,
+                 line > 0 ? miss_ns * kinds[k].file / line : miss_ns);
+    return n;
+}
+
+#define XCG_OWN_SETS 10 /* the most --set a pass adds: 4 memory, 6 host */
 
 /* Task i: pass i / n (n = the file's own figures), case i % n. */
 static void xcg_task(void *ctx, size_t i)
@@ -236,29 +290,32 @@ static void xcg_task(void *ctx, size_t i)
         return;
     const bool own = pass == st->passes;
     const char *set[MACHINE_SET_MAX];
-    char rd[MACHINE_SET_ARG_MAX], wr[MACHINE_SET_ARG_MAX], zd[MACHINE_SET_ARG_MAX];
-    char bu[MACHINE_SET_ARG_MAX];
-    size_t n = 0;
-    for (uint32_t j = 0; j < p->m->n_set && n + 4 < MACHINE_SET_MAX; j++)
+    char mine[XCG_OWN_SETS][MACHINE_SET_ARG_MAX];
+    size_t n = 0, k = 0;
+    for (uint32_t j = 0; j < p->m->n_set && n + XCG_OWN_SETS < MACHINE_SET_MAX; j++)
         set[n++] = p->m->set[j];
     double ghz = 0;
     if (!own) {
-        double w = role_case(st, XCG_PROBE_WRITE)->native_gib[pass];
-        double r = role_case(st, XCG_PROBE_READ)->native_gib[pass];
-        double bus = xcg_bus_gib(r, w);
-        snprintf(rd, sizeof rd, "memory.read_bandwidth=%.4fGB/s", r);
-        snprintf(wr, sizeof wr, "memory.write_bandwidth=%.4fGB/s", w);
-        snprintf(zd, sizeof zd, "memory.zero_data_fraction=%.4f",
-                 xcg_zero_data_share(w, role_case(st, XCG_PROBE_ZERO)->native_gib[pass]));
-        set[n++] = rd;
-        set[n++] = wr;
-        set[n++] = zd;
-        if (bus > 0) {
-            snprintf(bu, sizeof bu, "memory.combined_bandwidth=%.4fGB/s", bus);
-            set[n++] = bu;
+        double w = probe_gib(st, XCG_PROBE_WRITE, pass), r = probe_gib(st, XCG_PROBE_READ, pass);
+        double z = probe_gib(st, XCG_PROBE_ZERO, pass);
+        double wa = probe_gib(st, XCG_PROBE_WRITE_AHEAD, pass);
+        double za = probe_gib(st, XCG_PROBE_ZERO_AHEAD, pass);
+        if (wa > 0 && za > 0) { /* the links without the host's miss */
+            w = wa;
+            z = za;
         }
+        double bus = xcg_bus_gib(r, w);
+        snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.read_bandwidth=%.4fGB/s", r);
+        snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.write_bandwidth=%.4fGB/s", w);
+        snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_data_fraction=%.4f",
+                 xcg_zero_data_share(w, z));
+        if (bus > 0)
+            snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.combined_bandwidth=%.4fGB/s", bus);
+        k += host_sets(p->m, st->host_miss_ns[pass], mine + k);
         ghz = p->at_file_clock ? 0 : st->pass_ghz[pass];
     }
+    for (size_t j = 0; j < k; j++)
+        set[n++] = mine[j];
     char why[512] = "";
     machine_t *mc = cfg_machine_load_set(p->m->path, ghz, set, n, why, sizeof why);
     double *out = own ? &c->model_file_gib : &c->model_gib[pass];
@@ -274,10 +331,47 @@ static void xcg_task(void *ctx, size_t i)
     cfg_machine_destroy(mc);
 }
 
+/* The zero probe's issue time a 4 KiB page in the model, in core cycles: the
+ * probe over 64 MiB with a write link that takes a line a cycle at once and
+ * no host below. Returns 0, or -1 with a reason. */
+static int issue_cycles_page(xcg_study_t *st, const machine_t *m, char *err, size_t errlen)
+{
+    static run_result_t res; /* large */
+    const xcg_case_t *z = role_case(st, XCG_PROBE_ZERO);
+    st->issue_cycles_page = 0;
+    if (!z || !role_case(st, XCG_PROBE_ZERO_AHEAD))
+        return 0;
+    const char *set[] = {"memory.write_bandwidth=4096B/cycle", "memory.write_latency=0ns",
+                         "memory.combined_bandwidth=4096B/cycle", "memory.zero_data_fraction=1",
+                         "tlb.host_page=0"};
+    char why[512] = "";
+    machine_t *mc =
+        cfg_machine_load_set(m->path, 0, set, sizeof set / sizeof set[0], why, sizeof why);
+    if (!mc)
+        return errbuf_set(err, errlen, "%s: model: %s", z->id, why);
+    wl_spec_t s = z->spec;
+    s.size_bytes = 64ull << 20;
+    int rc = run_predict(mc, &s, NULL, &res, why, sizeof why);
+    if (rc == 0 && res.bytes_per_sec > 0)
+        st->issue_cycles_page = 4096.0 / res.bytes_per_sec * 1e9 * mc->freq_ghz;
+    cfg_machine_destroy(mc);
+    if (rc)
+        return errbuf_set(err, errlen, "%s: model: %s", z->id, why);
+    return 0;
+}
+
 int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigned threads,
                 progress_t *pg, char *err, size_t errlen)
 {
     xcg_pool_t p = {.st = st, .m = m, .at_file_clock = at_file_clock};
+    if (issue_cycles_page(st, m, err, errlen))
+        return -1;
+    for (uint32_t k = 0; k < st->passes; k++) {
+        double ghz = !at_file_clock && st->pass_ghz[k] > 0 ? st->pass_ghz[k] : m->freq_ghz;
+        st->host_miss_ns[k] =
+            xcg_host_miss_ns(probe_gib(st, XCG_PROBE_ZERO, k),
+                             probe_gib(st, XCG_PROBE_ZERO_AHEAD, k), st->issue_cycles_page / ghz);
+    }
     size_t tasks = (st->passes + 1) * st->n;
     if (pool_run(tasks, threads, xcg_task, &p, pg, 0, err, errlen))
         return -1;
@@ -332,28 +426,35 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
     if (!of)
         return -1;
     FILE *f = outfile_fp(of);
-    const xcg_case_t *rd = role_case(st, XCG_PROBE_READ), *wr = role_case(st, XCG_PROBE_WRITE);
-    const xcg_case_t *zr = role_case(st, XCG_PROBE_ZERO);
     fprintf(f, "pass,case,role,machine,args,native_gib_per_s,model_gib_per_s,clock_ghz,"
                "probe_read_gib_per_s,probe_write_gib_per_s,probe_zero_gib_per_s,"
-               "model_zero_data_fraction,model_combined_gib_per_s,model_file_gib_per_s,"
+               "model_zero_data_fraction,model_combined_gib_per_s,probe_write_ahead_gib_per_s,"
+               "probe_zero_ahead_gib_per_s,model_host_miss_ns,model_file_gib_per_s,"
                "started_utc\n");
-    static const char *const roles[] = {"probe-read", "probe-write", "probe-zero", "base", "way"};
+    static const char *const roles[] = {
+        "probe-read",       "probe-write", "probe-zero", "probe-write-ahead",
+        "probe-zero-ahead", "base",        "way"};
     for (uint32_t k = 0; k < st->passes; k++)
         for (size_t i = 0; i < st->n; i++) {
             const xcg_case_t *c = &st->cs[i];
             bool probe = xcg_role_is_probe(c->role);
-
+            double r = probe_gib(st, XCG_PROBE_READ, k), w = probe_gib(st, XCG_PROBE_WRITE, k);
+            double z = probe_gib(st, XCG_PROBE_ZERO, k);
+            double wa = probe_gib(st, XCG_PROBE_WRITE_AHEAD, k);
+            double za = probe_gib(st, XCG_PROBE_ZERO_AHEAD, k);
+            double lw = wa > 0 && za > 0 ? wa : w, lz = wa > 0 && za > 0 ? za : z;
             fprintf(f, "%u,%s,%s,%s,\"%s\",%.4f,", k, c->id, roles[c->role], machine, c->args,
                     c->native_gib[k]);
             if (probe)
                 fputs(",", f);
             else
                 fprintf(f, "%.4f,", c->model_gib[k]);
-            fprintf(f, "%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,", c->clock_ghz[k], rd->native_gib[k],
-                    wr->native_gib[k], zr->native_gib[k],
-                    xcg_zero_data_share(wr->native_gib[k], zr->native_gib[k]),
-                    xcg_bus_gib(rd->native_gib[k], wr->native_gib[k]));
+            fprintf(f, "%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,", c->clock_ghz[k], r, w, z,
+                    xcg_zero_data_share(lw, lz), xcg_bus_gib(r, lw));
+            if (wa > 0 && za > 0)
+                fprintf(f, "%.4f,%.4f,%.2f,", wa, za, st->host_miss_ns[k]);
+            else
+                fputs(",,,", f);
             if (!probe)
                 fprintf(f, "%.4f", c->model_file_gib);
             fprintf(f, ",%s\n", st->started_utc);

@@ -17,34 +17,41 @@
  *  - The host's state moves (a guest's write path has halved within half an
  *    hour, and what a line of zeros saves on it against a line of data went
  *    from 0.6 to nothing), so the cases are measured in interleaved passes,
- *    each with three probes of the same footprint's memory: a DRAM read (the
+ *    each with five probes of the same footprint's memory: a DRAM read (the
  *    widest load), a DRAM write of data (the widest non-temporal store with
- *    fill 0x5a) and the same write of zeros, each over a buffer of the
- *    cases' size: this guest's write path runs 1.5-3 times faster over
- *    512 MiB than over 1 GiB (docs/MODEL.md section 12). Each pass's
- *    order is rotated by one.
+ *    fill 0x5a), the same write of zeros, and the last two again through
+ *    that kernel's _ahead twin (one load from each 4 KiB page before the
+ *    stores reach it), each over a buffer of the cases' size: this guest's
+ *    write path runs 1.5-3 times faster over 512 MiB than over 1 GiB
+ *    (docs/MODEL.md section 12). Each pass's order is rotated by one.
  *  - A gain's native figure is per pass (the way's rate over the base's in
  *    the same pass); its range is the least and greatest over the passes.
- *  - The model predicts each pass's cases with that pass's state: the
- *    machine file with memory.read_bandwidth and memory.write_bandwidth set
- *    to the read and data probes' rates, memory.zero_data_fraction to the
- *    data probe's rate over the zero probe's (at most 1): what a line of
- *    zero data costs on the host's write path now, and
- *    memory.combined_bandwidth to the two probes' sum (xcg_bus_gib): no
- *    shared bus below both links. On the Zen 5 guest no stream of one core
- *    met one: a temporal copy (three lines a line), a non-temporal one (two)
- *    and a narrow one ran alike, 10.5-17 GiB/s, in slow and fast states
- *    alike, while the write probe went from 16 to 32 and one rep stos call
- *    per folio (a read for ownership and a write a line) kept to 0.85-1.04
- *    of it (data/native/bus_study.sh, docs/MODEL.md section 13). A bus
- *    fitted to copies in one state would hold those calls to half of it in
- *    another. A line-zeroing
- *    command (CLZERO, an elided rep stos) is no line of data: its share,
- *    memory.zero_write_fraction, stays the file's (on the Zen 5 guest the
- *    zero probe ran at 1.04-1.10x the data probe while CLZERO ran at
- *    1.6-1.8x it, in the same passes). At the clock measured around the
- *    pass (unless --clock file). It also predicts them at the
- *    file's own memory figures.
+ *  - The model predicts each pass's cases with that pass's state, the
+ *    machine file with:
+ *    - memory.read_bandwidth: the read probe's rate;
+ *    - memory.write_bandwidth: the data probe's rate, its _ahead twin's when
+ *      it ran (the link without the host's miss);
+ *    - memory.zero_data_fraction: the data probe's rate over the zero
+ *      probe's (the twins' when they ran), at most 1: what a line of zero
+ *      data costs on the host's write path now. On the Zen 5 guest the
+ *      plain probes ran alike (the host's miss bound both) while the twins
+ *      ran at 28-33 and 52-55 GiB/s;
+ *    - memory.combined_bandwidth: the read and data rates' sum
+ *      (xcg_bus_gib): no shared bus below both links. On the Zen 5 guest no
+ *      stream of one core met one: a temporal copy (three lines a line), a
+ *      non-temporal one (two) and a narrow one ran alike, 10.5-17 GiB/s, in
+ *      slow and fast states alike, while the write probe went from 16 to 32
+ *      and one rep stos call per folio kept to 0.85-1.04 of it
+ *      (data/native/bus_study.sh, docs/MODEL.md section 13);
+ *    - when the zero probe paid a host page's miss (xcg_host_miss_ns > 0):
+ *      tlb.host_page 4 KiB, tlb.host_entries the file's (else its
+ *      tlb.entries_4k), tlb.host_miss.nt_line that miss, and the other
+ *      kinds in the file's proportions to nt_line (the same miss when the
+ *      file gives none);
+ *    - the clock measured around the pass (unless --clock file).
+ *    A line-zeroing command (CLZERO, an elided rep stos) is no line of
+ *    data: its share, memory.zero_write_fraction, stays the file's. The
+ *    model also predicts each case at the file's own figures.
  *  - A way that clears with the zero probe's kernel is not judged: its
  *    lines' cost on the write path is the probe's (xcg_gain_t.probe_set).
  *  - A gain is "within" when the model's mean gain over the passes lies in
@@ -66,18 +73,22 @@
 #include "sim/host/host.h"
 
 #define XCG_PASSES_MAX     16
-#define XCG_CASES_MAX      10
+#define XCG_CASES_MAX      12
 #define XCG_TOLERANCE      0.15
 #define XCG_DEFAULT_BYTES  (1ull << 30)
 #define XCG_DEFAULT_PASSES 3
 
 typedef enum xcg_role {
-    XCG_PROBE_READ = 0, /* the pass's DRAM read rate */
-    XCG_PROBE_WRITE,    /* the pass's DRAM write rate for lines of data */
-    XCG_PROBE_ZERO,     /* the same stores of zeros: the pass's zero-line discount */
-    XCG_BASE,           /* page-at-a-time: every gain's denominator */
-    XCG_WAY,            /* one call per folio: a gain's numerator */
+    XCG_PROBE_READ = 0,    /* the pass's DRAM read rate */
+    XCG_PROBE_WRITE,       /* the pass's DRAM write rate for lines of data */
+    XCG_PROBE_ZERO,        /* the same stores of zeros: the pass's zero-line discount */
+    XCG_PROBE_WRITE_AHEAD, /* the data probe's _ahead twin: the link without the host's miss */
+    XCG_PROBE_ZERO_AHEAD,  /* the zero probe's: the zero lines' link without it */
+    XCG_BASE,              /* page-at-a-time: every gain's denominator */
+    XCG_WAY,               /* one call per folio: a gain's numerator */
 } xcg_role_t;
+
+#define XCG_HOST_NOISE 0.05 /* a plain probe this much slower than its twin pays a host miss */
 
 typedef struct xcg_case {
     char id[48];
@@ -94,9 +105,11 @@ typedef struct xcg_case {
 typedef struct xcg_study {
     xcg_case_t cs[XCG_CASES_MAX];
     size_t n;
-    uint32_t passes;                 /* passes measured */
-    double pass_ghz[XCG_PASSES_MAX]; /* the pass's mean clock, 0: unknown */
-    char started_utc[32];            /* ISO 8601 */
+    uint32_t passes;                     /* passes measured */
+    double pass_ghz[XCG_PASSES_MAX];     /* the pass's mean clock, 0: unknown */
+    double host_miss_ns[XCG_PASSES_MAX]; /* the host page miss the model took (xcg_predict) */
+    double issue_cycles_page; /* the zero probe's issue time a 4 KiB page, in the model */
+    char started_utc[32];     /* ISO 8601 */
 } xcg_study_t;
 
 /* Whether a case of this role is one of a pass's probes (the host's state),
@@ -117,6 +130,16 @@ typedef struct xcg_gain {
  * rate over the zero probe's, at most 1 (1 when either is unknown). Pure;
  * exposed for the tests. */
 double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib);
+
+/* The host's page miss at a pass's state, in ns: what a whole-line
+ * non-temporal store that takes the TLB miss of a guest's 4 KiB host page
+ * stalls issue for (tlb.host_miss.nt_line). The zero probe runs at
+ * max(issue + miss, link) a page and its _ahead twin at the link (a load
+ * took the miss first), so the miss is the plain probe's time a page less
+ * its issue time (issue_ns_page, from the model), when the plain probe is
+ * more than XCG_HOST_NOISE slower than its twin; else 0 (none seen). 0 when
+ * either is unknown. Pure; exposed for the tests. */
+double xcg_host_miss_ns(double probe_plain_gib, double probe_ahead_gib, double issue_ns_page);
 
 /* The model's memory.combined_bandwidth at a pass's state, in GiB/s: the
  * read and data probes' rates together (a line read and a line written at

@@ -5,8 +5,9 @@
 # as recomputed here from the CSV, whose probes are the pass's figures; the model's figures per
 # pass are those of the machine file with the pass's probes as memory.read_bandwidth,
 # memory.write_bandwidth, memory.zero_data_fraction (the data probe over the zero probe, at
-# most 1) and memory.combined_bandwidth (the read and data probes together) (`clearsim run`
-# with the same --set, at the pass's clock, checked for one case). The
+# most 1) and memory.combined_bandwidth (the read and data probes together), the write
+# probes' _ahead twins' when they ran, and the host page's miss when the zero probe paid it
+# (`clearsim run` with the same --set, at the pass's clock, checked for one case). The
 # way that clears with the zero probe's kernel is not judged, and the summary says so.
 # Accuracy is not judged (it depends on the host's state: docs/MODEL.md section 13). Usage
 # errors: --passes and --size without --gains, --quick with it.
@@ -50,6 +51,9 @@ cases = [r["case"] for r in rows if r["pass"] == "0"]
 roles = {r["case"]: r["role"] for r in rows}
 assert roles.get("probe-read") == "probe-read" and roles.get("probe-write") == "probe-write", roles
 assert roles.get("probe-zero") == "probe-zero", roles
+# the probes' _ahead twins, when the data probe's kernel has one
+ahead_probes = "probe-write-ahead" in roles
+assert ahead_probes == ("probe-zero-ahead" in roles), roles
 # the zero probe: the data probe's kernel and footprint, fill 0
 pw = [r["args"] for r in rows if r["case"] == "probe-write"][0]
 pz = [r["args"] for r in rows if r["case"] == "probe-zero"][0]
@@ -77,10 +81,25 @@ for c in cases:
         assert r["probe_read_gib_per_s"] == by[(k, "probe-read")]["native_gib_per_s"]
         assert r["probe_write_gib_per_s"] == by[(k, "probe-write")]["native_gib_per_s"]
         assert r["probe_zero_gib_per_s"] == by[(k, "probe-zero")]["native_gib_per_s"]
-        share = min(1.0, float(r["probe_write_gib_per_s"]) / float(r["probe_zero_gib_per_s"]))
+        # the links: the _ahead probes' when they ran (a load took the host's miss)
+        ahead = ahead_probes and r["probe_write_ahead_gib_per_s"] != ""
+        if ahead_probes:
+            assert r["probe_write_ahead_gib_per_s"] == by[(k, "probe-write-ahead")]["native_gib_per_s"]
+            assert r["probe_zero_ahead_gib_per_s"] == by[(k, "probe-zero-ahead")]["native_gib_per_s"]
+        w = r["probe_write_ahead_gib_per_s" if ahead else "probe_write_gib_per_s"]
+        z = r["probe_zero_ahead_gib_per_s" if ahead else "probe_zero_gib_per_s"]
+        share = min(1.0, float(w) / float(z))
         assert abs(float(r["model_zero_data_fraction"]) - share) <= 2e-3, (c, k, share)
-        bus = float(r["probe_read_gib_per_s"]) + float(r["probe_write_gib_per_s"])
+        bus = float(r["probe_read_gib_per_s"]) + float(w)
         assert abs(float(r["model_combined_gib_per_s"]) - bus) <= 2e-3, (c, k, bus)
+        if ahead:  # the host's miss: the zero probe's page time less the model's issue time
+            page = lambda g: 4096 / (float(g) * 2**30) * 1e9
+            plain, twin = page(r["probe_zero_gib_per_s"]), page(z)
+            miss = float(r["model_host_miss_ns"])
+            if plain <= twin * 1.05:
+                assert miss == 0, (c, k, miss)
+            else:
+                assert 0 <= miss <= plain + 1e-6, (c, k, miss, plain)
         if roles[c] in ("base", "way"):
             assert abs(float(table[c][2 * k + 1]) - float(r["model_gib_per_s"])) <= 0.006, (c, k)
 # each gain: the native range over the passes, from the csv
@@ -112,13 +131,26 @@ clock = [float(by[(0, c)]["clock_ghz"]) for c in cases if float(by[(0, c)]["cloc
 if clock:
     ghz = sum(clock) / len(clock)
     args = r["args"].split()
+    ahead = r["probe_write_ahead_gib_per_s"] != ""
+    sets = ["core.freq=%.6fGHz" % ghz,
+            "memory.read_bandwidth=%sGB/s" % r["probe_read_gib_per_s"],
+            "memory.write_bandwidth=%sGB/s" % r["probe_write_ahead_gib_per_s" if ahead else "probe_write_gib_per_s"],
+            "memory.zero_data_fraction=%s" % r["model_zero_data_fraction"],
+            "memory.combined_bandwidth=%sGB/s" % r["model_combined_gib_per_s"]]
+    miss = float(r["model_host_miss_ns"]) if ahead else 0
+    if miss > 0:  # tlb.host_*: 4 KiB host pages, the file's entries, its kinds' proportions
+        p = subprocess.run([cs, "machines", "--provenance", machine, "--format", "json"],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        vals = {v["key"]: v["value"] for v in json.loads(p.stdout)["values"]}
+        ns = lambda key: float(vals.get("tlb.host_miss." + key, "0ns").rstrip("ns") or 0)
+        entries = int(vals.get("tlb.host_entries", "0")) or int(vals["tlb.entries_4k"])
+        sets += ["tlb.host_page=4KiB", "tlb.host_entries=%d" % entries]
+        for kind in ("nt_line", "nt_narrow", "string", "line_zero"):
+            v = miss * ns(kind) / ns("nt_line") if ns("nt_line") > 0 else miss
+            sets.append("tlb.host_miss.%s=%.3fns" % (kind, v))
     p = subprocess.run([cs, "run", "--machine", machine, *args, "--format", "json",
-                        "--set", "core.freq=%.6fGHz" % ghz,
-                        "--set", "memory.read_bandwidth=%sGB/s" % r["probe_read_gib_per_s"],
-                        "--set", "memory.write_bandwidth=%sGB/s" % r["probe_write_gib_per_s"],
-                        "--set", "memory.zero_data_fraction=%s" % r["model_zero_data_fraction"],
-                        "--set", "memory.combined_bandwidth=%sGB/s" % r["model_combined_gib_per_s"]],
-                       capture_output=True, text=True)
+                        *[x for s in sets for x in ("--set", s)]], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     got = json.loads(p.stdout)["bytes_per_sec"] / 2**30
     # the clock is printed to 3 decimals in the csv: a small difference is allowed

@@ -110,7 +110,7 @@ grep -qxF "clearsim |$want" <<<"$comp" || fail "bash completion of commands: $(h
 grep -qx 'clearsim run --mach|--machine' <<<"$comp" || fail "bash completion of run's options"
 grep -qx 'clearsim run --machine zen3|zen3-epyc-7j13' <<<"$comp" ||
     fail "bash completion of machines: $(sed -n 3p <<<"$comp")"
-grep -qx 'clearsim run -f rep_|rep_stosb rep_stosq' <<<"$comp" ||
+grep -qx 'clearsim run -f rep_|rep_stosb rep_stosq rep_stosb_ahead' <<<"$comp" ||
     fail "bash completion of functions: $(sed -n 4p <<<"$comp")"
 grep -qx 'clearsim sweep --format |csv json' <<<"$comp" || fail "bash completion of --format"
 head -1 "$P/share/zsh/site-functions/_clearsim" | grep -qx '#compdef clearsim' ||
