@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "sim/study/host_miss.h"
 #include "sim/study/xc_gains.h"
 
 /* the data probe over the zero probe, at most 1; 1 when a probe is unknown */
@@ -54,14 +55,14 @@ static void test_bus(void **state)
 static void test_host_miss(void **state)
 {
     (void)state;
-    assert_true(fabs(xcg_host_miss_ns(32, 64, 18.8) - (4096.0 / 32 / 1073741824 * 1e9 - 18.8)) <
+    assert_true(fabs(hostmiss_ns(32, 64, 18.8) - (4096.0 / 32 / 1073741824 * 1e9 - 18.8)) <
                 1e-9);
-    assert_true(fabs(xcg_host_miss_ns(32, 64, 18.8) - 100.409) < 1e-3);
-    assert_true(xcg_host_miss_ns(64 / 1.04, 64, 18.8) == 0);
-    assert_true(fabs(xcg_host_miss_ns(64 / 1.06, 64, 18.8) - (59.6046 * 1.06 - 18.8)) < 1e-3);
-    assert_true(xcg_host_miss_ns(32, 64, 200) == 0);
-    assert_true(xcg_host_miss_ns(0, 64, 18.8) == 0);
-    assert_true(xcg_host_miss_ns(32, NAN, 18.8) == 0);
+    assert_true(fabs(hostmiss_ns(32, 64, 18.8) - 100.409) < 1e-3);
+    assert_true(hostmiss_ns(64 / 1.04, 64, 18.8) == 0);
+    assert_true(fabs(hostmiss_ns(64 / 1.06, 64, 18.8) - (59.6046 * 1.06 - 18.8)) < 1e-3);
+    assert_true(hostmiss_ns(32, 64, 200) == 0);
+    assert_true(hostmiss_ns(0, 64, 18.8) == 0);
+    assert_true(hostmiss_ns(32, NAN, 18.8) == 0);
 }
 
 static xcg_case_t *put(xcg_study_t *st, xcg_role_t role, const char *id, const char *fn,

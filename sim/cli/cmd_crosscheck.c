@@ -33,6 +33,7 @@
 #include "sim/engine/progress.h"
 #include "sim/engine/run.h"
 #include "sim/study/crosscheck.h"
+#include "sim/study/host_miss.h"
 #include "sim/study/xc_gains.h"
 #include "sim/output/summary.h"
 #include "sim/machine/units.h"
@@ -78,12 +79,13 @@ void cmd_crosscheck_usage(FILE *out)
           "                            cleared page-at-a-time (the host's clear_page kernel)\n"
           "                            and in one call per folio with it and with every\n"
           "                            non-temporal and line-zeroing kernel, in --passes\n"
-          "                            interleaved passes, each with DRAM probes of a read,\n"
-          "                            a write of data and a write of zeros, the writes\n"
+          "                            interleaved passes, each with DRAM probes of a chase,\n"
+          "                            a read, a write of data and a write of zeros, the writes\n"
           "                            also with a load ahead of each 4 KiB page (the\n"
           "                            host's state); each gain's native range against the\n"
           "                            model's gain with each pass's probes as\n"
-          "                            memory.read_bandwidth, memory.write_bandwidth,\n"
+          "                            memory.latency, memory.read_bandwidth,\n"
+          "                            memory.write_bandwidth,\n"
           "                            memory.zero_data_fraction (write/zero, with the load\n"
           "                            ahead), memory.combined_bandwidth (read + write)\n"
           "                            and, when the zero probe paid it, the host page's\n"
@@ -192,14 +194,15 @@ static int gains_main(const xc_args_t *a, const machine_t *m, const host_info_t 
     for (uint32_t j = 0; j < m->n_set; j++)
         printf("# --set %s\n", m->set[j]);
     printf("# each pass: the cases back to back (rotated by one), %ld timed runs each; the model "
-           "runs each pass at its clock%s and with its probes as memory.read_bandwidth, "
-           "memory.write_bandwidth, memory.zero_data_fraction (write / zero, at most 1; the "
+           "runs each pass at its clock%s and with its probes as memory.latency (the chase's ns "
+           "a load), memory.read_bandwidth, memory.write_bandwidth, memory.zero_data_fraction "
+           "(write / zero, at most 1; the "
            "_ahead probes' when they ran), memory.combined_bandwidth (read + write) and, when "
            "probe-zero ran more than %.0f%% slower than probe-zero-ahead, tlb.host_page 4KiB "
            "with tlb.host_miss.nt_line = probe-zero's time a page less its issue time in the "
            "model (%.0f cycles); 'file' is the model at the machine file's own memory figures "
            "and clock\n",
-           a->repeat, a->clock_measured ? "" : " (no: --clock file)", XCG_HOST_NOISE * 100,
+           a->repeat, a->clock_measured ? "" : " (no: --clock file)", HOSTMISS_NOISE * 100,
            st.issue_cycles_page);
     printf("%-22s", "GiB/s");
     for (uint32_t k = 0; k < st.passes; k++)

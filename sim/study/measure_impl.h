@@ -67,6 +67,17 @@ const measure_fig_t *measure_i_dram_latency(measure_t *ms);
  * write figures leave it when the DRAM-scale ones ran; the chases past the
  * TLB's reach leave stage 5 on such a guest, and tlb.walk says why). */
 void measure_i_assign_stages(measure_t *ms);
+/* The write path's figure at the cases' footprint, of data or of zeros: the
+ * _ahead twin's on a guest whose stores paid its host's 4 KiB pages' TLB
+ * miss (measure_i_host_miss), else the plain one's. */
+const char *measure_i_write_id(measure_t *ms, bool zeros);
+/* Whether the zero stores at the cases' footprint ran more than
+ * HOSTMISS_NOISE slower than their _ahead twin on a guest. */
+bool measure_i_host_miss(measure_t *ms);
+/* On such a guest: tlb.host_page, tlb.host_entries and tlb.host_miss.*
+ * (the miss from the zero figures, the other kinds in the base's
+ * proportions). Returns 0, or -1 with a reason. */
+int measure_i_host_miss_values(measure_t *ms, char *err, size_t errlen);
 /* core.nt_store_cycles and core.line_zero_cycles from the L1-size figures
  * when the DRAM-scale ones fit the write path. */
 void measure_i_issue_costs(measure_t *ms);

@@ -20,13 +20,22 @@
 #include "sim/output/outfile.h"
 #include "sim/output/pool.h"
 #include "sim/study/crosscheck.h"
+#include "sim/study/host_miss.h"
 
 #define FOLIO_BYTES (2ull << 20)
 
 bool xcg_role_is_probe(xcg_role_t r)
 {
     return r == XCG_PROBE_READ || r == XCG_PROBE_WRITE || r == XCG_PROBE_ZERO ||
-           r == XCG_PROBE_WRITE_AHEAD || r == XCG_PROBE_ZERO_AHEAD;
+           r == XCG_PROBE_WRITE_AHEAD || r == XCG_PROBE_ZERO_AHEAD || r == XCG_PROBE_LATENCY;
+}
+
+static const xcg_case_t *role_case(const xcg_study_t *st, xcg_role_t role)
+{
+    for (size_t i = 0; i < st->n; i++)
+        if (st->cs[i].role == role)
+            return &st->cs[i];
+    return NULL;
 }
 
 /* A kernel both the host and the machine run. */
@@ -98,6 +107,8 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
         if (b && kern_bench_native_supported(b, h->isa, h->features, host_name(h), w, sizeof w)) {
             add(st, XCG_PROBE_READ, "probe-read", WL_LOAD, loads[i], WL_CALLER_REPEAT, size_bytes,
                 0);
+            add(st, XCG_PROBE_LATENCY, "probe-latency-ns", WL_LATENCY, "chase", WL_CALLER_REPEAT,
+                size_bytes < XCG_LATENCY_BYTES ? size_bytes : XCG_LATENCY_BYTES, 0);
             break;
         }
     }
@@ -117,7 +128,7 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
             }
             break;
         }
-    if (st->n != 3 && st->n != 5) {
+    if (!role_case(st, XCG_PROBE_READ) || !role_case(st, XCG_PROBE_WRITE)) {
         errbuf_set(why, whylen, "no load or non-temporal store kernel for the probes runs here");
         st->n = 0;
         return 0;
@@ -194,6 +205,8 @@ int xcg_measure_pass(xcg_study_t *st, uint32_t pass, uint32_t repeat, long cpu,
                 runs++;
             }
         c->native_gib[pass] = runs ? sum / runs / GIB : NAN;
+        if (c->role == XCG_PROBE_LATENCY)
+            c->native_gib[pass] = nr.run.ns_per_load > 0 ? nr.run.ns_per_load : NAN;
         double before = nr.clock_ghz_before, after = nr.clock_ghz_after;
         c->clock_ghz[pass] = before > 0 && after > 0 ? (before + after) / 2 : 0;
         if (c->clock_ghz[pass] > 0) {
@@ -214,29 +227,10 @@ typedef struct xcg_pool {
     bool at_file_clock;
 } xcg_pool_t;
 
-static const xcg_case_t *role_case(const xcg_study_t *st, xcg_role_t role)
-{
-    for (size_t i = 0; i < st->n; i++)
-        if (st->cs[i].role == role)
-            return &st->cs[i];
-    return NULL;
-}
-
 double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib)
 {
     double d = probe_zero_gib > 0 && probe_write_gib > 0 ? probe_write_gib / probe_zero_gib : 1.0;
     return d <= 1.0 ? d : 1.0; /* zeros no cheaper than data (or, by noise, dearer) */
-}
-
-double xcg_host_miss_ns(double probe_plain_gib, double probe_ahead_gib, double issue_ns_page)
-{
-    if (!(probe_plain_gib > 0) || !(probe_ahead_gib > 0))
-        return 0;
-    double plain = 4096.0 / (probe_plain_gib * GIB) * 1e9;
-    double ahead = 4096.0 / (probe_ahead_gib * GIB) * 1e9;
-    if (plain <= ahead * (1 + XCG_HOST_NOISE))
-        return 0;
-    return plain > issue_ns_page ? plain - issue_ns_page : 0;
 }
 
 double xcg_bus_gib(double probe_read_gib, double probe_write_gib)
@@ -251,32 +245,7 @@ static double probe_gib(const xcg_study_t *st, xcg_role_t role, size_t pass)
     return c ? c->native_gib[pass] : 0;
 }
 
-/* The pass's host-page settings: tlb.host_page, tlb.host_entries and each
- * kind's tlb.host_miss.* in the file's proportions to nt_line. Returns how
- * many of out[] it filled (none when the pass saw no miss). */
-static size_t host_sets(const machine_t *m, double miss_ns, char out[][MACHINE_SET_ARG_MAX])
-{
-    if (!(miss_ns > 0))
-        return 0;
-    const double line = m->tlb_host_nt_line_ns;
-    const struct {
-        const char *key;
-        double file;
-    } kinds[] = {{"nt_line", line},
-                 {"nt_narrow", m->tlb_host_nt_narrow_ns},
-                 {"string", m->tlb_host_string_ns},
-                 {"line_zero", m->tlb_host_line_zero_ns}};
-    size_t n = 0;
-    snprintf(out[n++], MACHINE_SET_ARG_MAX, "tlb.host_page=4KiB");
-    snprintf(out[n++], MACHINE_SET_ARG_MAX, "tlb.host_entries=%u",
-             m->tlb_host_entries ? m->tlb_host_entries : m->tlb_entries_4k);
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        snprintf(out[n++], MACHINE_SET_ARG_MAX, "tlb.host_miss.%s=%.3fns", kinds[k].key,
-                 line > 0 ? miss_ns * kinds[k].file / line : miss_ns);
-    return n;
-}
-
-#define XCG_OWN_SETS 10 /* the most --set a pass adds: 4 memory, 6 host */
+#define XCG_OWN_SETS (5 + HOSTMISS_SETS) /* the most --set a pass adds: memory, host */
 
 /* Task i: pass i / n (n = the file's own figures), case i % n. */
 static void xcg_task(void *ctx, size_t i)
@@ -306,12 +275,15 @@ static void xcg_task(void *ctx, size_t i)
         }
         double bus = xcg_bus_gib(r, w);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.read_bandwidth=%.4fGB/s", r);
+        double lat = probe_gib(st, XCG_PROBE_LATENCY, pass);
+        if (lat > 0)
+            snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.latency=%.2fns", lat);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.write_bandwidth=%.4fGB/s", w);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_data_fraction=%.4f",
                  xcg_zero_data_share(w, z));
         if (bus > 0)
             snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.combined_bandwidth=%.4fGB/s", bus);
-        k += host_sets(p->m, st->host_miss_ns[pass], mine + k);
+        k += hostmiss_sets(p->m, st->host_miss_ns[pass], mine + k);
         ghz = p->at_file_clock ? 0 : st->pass_ghz[pass];
     }
     for (size_t j = 0; j < k; j++)
@@ -331,46 +303,20 @@ static void xcg_task(void *ctx, size_t i)
     cfg_machine_destroy(mc);
 }
 
-/* The zero probe's issue time a 4 KiB page in the model, in core cycles: the
- * probe over 64 MiB with a write link that takes a line a cycle at once and
- * no host below. Returns 0, or -1 with a reason. */
-static int issue_cycles_page(xcg_study_t *st, const machine_t *m, char *err, size_t errlen)
-{
-    static run_result_t res; /* large */
-    const xcg_case_t *z = role_case(st, XCG_PROBE_ZERO);
-    st->issue_cycles_page = 0;
-    if (!z || !role_case(st, XCG_PROBE_ZERO_AHEAD))
-        return 0;
-    const char *set[] = {"memory.write_bandwidth=4096B/cycle", "memory.write_latency=0ns",
-                         "memory.combined_bandwidth=4096B/cycle", "memory.zero_data_fraction=1",
-                         "tlb.host_page=0"};
-    char why[512] = "";
-    machine_t *mc =
-        cfg_machine_load_set(m->path, 0, set, sizeof set / sizeof set[0], why, sizeof why);
-    if (!mc)
-        return errbuf_set(err, errlen, "%s: model: %s", z->id, why);
-    wl_spec_t s = z->spec;
-    s.size_bytes = 64ull << 20;
-    int rc = run_predict(mc, &s, NULL, &res, why, sizeof why);
-    if (rc == 0 && res.bytes_per_sec > 0)
-        st->issue_cycles_page = 4096.0 / res.bytes_per_sec * 1e9 * mc->freq_ghz;
-    cfg_machine_destroy(mc);
-    if (rc)
-        return errbuf_set(err, errlen, "%s: model: %s", z->id, why);
-    return 0;
-}
-
 int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigned threads,
                 progress_t *pg, char *err, size_t errlen)
 {
     xcg_pool_t p = {.st = st, .m = m, .at_file_clock = at_file_clock};
-    if (issue_cycles_page(st, m, err, errlen))
+    const xcg_case_t *z = role_case(st, XCG_PROBE_ZERO);
+    st->issue_cycles_page = 0;
+    if (z && role_case(st, XCG_PROBE_ZERO_AHEAD) &&
+        hostmiss_issue_cycles(m->path, &z->spec, &st->issue_cycles_page, err, errlen))
         return -1;
     for (uint32_t k = 0; k < st->passes; k++) {
         double ghz = !at_file_clock && st->pass_ghz[k] > 0 ? st->pass_ghz[k] : m->freq_ghz;
         st->host_miss_ns[k] =
-            xcg_host_miss_ns(probe_gib(st, XCG_PROBE_ZERO, k),
-                             probe_gib(st, XCG_PROBE_ZERO_AHEAD, k), st->issue_cycles_page / ghz);
+            hostmiss_ns(probe_gib(st, XCG_PROBE_ZERO, k), probe_gib(st, XCG_PROBE_ZERO_AHEAD, k),
+                        st->issue_cycles_page / ghz);
     }
     size_t tasks = (st->passes + 1) * st->n;
     if (pool_run(tasks, threads, xcg_task, &p, pg, 0, err, errlen))
@@ -429,11 +375,11 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
     fprintf(f, "pass,case,role,machine,args,native_gib_per_s,model_gib_per_s,clock_ghz,"
                "probe_read_gib_per_s,probe_write_gib_per_s,probe_zero_gib_per_s,"
                "model_zero_data_fraction,model_combined_gib_per_s,probe_write_ahead_gib_per_s,"
-               "probe_zero_ahead_gib_per_s,model_host_miss_ns,model_file_gib_per_s,"
-               "started_utc\n");
+               "probe_zero_ahead_gib_per_s,model_host_miss_ns,probe_latency_ns,"
+               "model_file_gib_per_s,started_utc\n");
     static const char *const roles[] = {
-        "probe-read",       "probe-write", "probe-zero", "probe-write-ahead",
-        "probe-zero-ahead", "base",        "way"};
+        "probe-read",       "probe-write",   "probe-zero", "probe-write-ahead",
+        "probe-zero-ahead", "probe-latency", "base",       "way"};
     for (uint32_t k = 0; k < st->passes; k++)
         for (size_t i = 0; i < st->n; i++) {
             const xcg_case_t *c = &st->cs[i];
@@ -455,6 +401,11 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
                 fprintf(f, "%.4f,%.4f,%.2f,", wa, za, st->host_miss_ns[k]);
             else
                 fputs(",,,", f);
+            double lat = probe_gib(st, XCG_PROBE_LATENCY, k);
+            if (lat > 0)
+                fprintf(f, "%.2f,", lat);
+            else
+                fputs(",", f);
             if (!probe)
                 fprintf(f, "%.4f", c->model_file_gib);
             fprintf(f, ",%s\n", st->started_utc);

@@ -17,7 +17,8 @@
  *  - The host's state moves (a guest's write path has halved within half an
  *    hour, and what a line of zeros saves on it against a line of data went
  *    from 0.6 to nothing), so the cases are measured in interleaved passes,
- *    each with five probes of the same footprint's memory: a DRAM read (the
+ *    each with six probes of the same pages: a DRAM chase (over 64 MiB, at
+ *    most the cases' size), and over the cases' size a DRAM read (the
  *    widest load), a DRAM write of data (the widest non-temporal store with
  *    fill 0x5a), the same write of zeros, and the last two again through
  *    that kernel's _ahead twin (one load from each 4 KiB page before the
@@ -29,6 +30,11 @@
  *  - The model predicts each pass's cases with that pass's state, the
  *    machine file with:
  *    - memory.read_bandwidth: the read probe's rate;
+ *    - memory.latency: a chase's time a load over XCG_LATENCY_BYTES (at
+ *      most the cases' size) of the same pages: page-at-a-time's 4 KiB
+ *      calls wait about one DRAM latency each (string.ordered_end), and a
+ *      guest's is not its SKU's (the Zen 5 guest's 64 MiB chase took
+ *      150-190 ns where Turin's published latency is about 115);
  *    - memory.write_bandwidth: the data probe's rate, its _ahead twin's when
  *      it ran (the link without the host's miss);
  *    - memory.zero_data_fraction: the data probe's rate over the zero
@@ -43,7 +49,8 @@
  *      slow and fast states alike, while the write probe went from 16 to 32
  *      and one rep stos call per folio kept to 0.85-1.04 of it
  *      (data/native/bus_study.sh, docs/MODEL.md section 13);
- *    - when the zero probe paid a host page's miss (xcg_host_miss_ns > 0):
+ *    - when the zero probe paid a host page's miss (hostmiss_ns > 0,
+ *      sim/study/host_miss.h):
  *      tlb.host_page 4 KiB, tlb.host_entries the file's (else its
  *      tlb.entries_4k), tlb.host_miss.nt_line that miss, and the other
  *      kinds in the file's proportions to nt_line (the same miss when the
@@ -77,6 +84,7 @@
 #define XCG_TOLERANCE      0.15
 #define XCG_DEFAULT_BYTES  (1ull << 30)
 #define XCG_DEFAULT_PASSES 3
+#define XCG_LATENCY_BYTES  (64ull << 20) /* the latency probe's footprint, at most */
 
 typedef enum xcg_role {
     XCG_PROBE_READ = 0,    /* the pass's DRAM read rate */
@@ -84,18 +92,17 @@ typedef enum xcg_role {
     XCG_PROBE_ZERO,        /* the same stores of zeros: the pass's zero-line discount */
     XCG_PROBE_WRITE_AHEAD, /* the data probe's _ahead twin: the link without the host's miss */
     XCG_PROBE_ZERO_AHEAD,  /* the zero probe's: the zero lines' link without it */
+    XCG_PROBE_LATENCY,     /* a chase: the pass's DRAM latency, in ns a load (native_gib) */
     XCG_BASE,              /* page-at-a-time: every gain's denominator */
     XCG_WAY,               /* one call per folio: a gain's numerator */
 } xcg_role_t;
-
-#define XCG_HOST_NOISE 0.05 /* a plain probe this much slower than its twin pays a host miss */
 
 typedef struct xcg_case {
     char id[48];
     char args[200]; /* the equivalent `clearsim run` / `native` options */
     xcg_role_t role;
     wl_spec_t spec;
-    double native_gib[XCG_PASSES_MAX]; /* mean of the pass's timed runs */
+    double native_gib[XCG_PASSES_MAX]; /* mean of the pass's timed runs (probe-latency: ns) */
     double clock_ghz[XCG_PASSES_MAX];  /* around the case's runs in the pass, 0: unknown */
     double model_gib[XCG_PASSES_MAX];  /* predicted at the pass's state */
     double model_file_gib;             /* predicted at the file's own memory and clock */
@@ -130,16 +137,6 @@ typedef struct xcg_gain {
  * rate over the zero probe's, at most 1 (1 when either is unknown). Pure;
  * exposed for the tests. */
 double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib);
-
-/* The host's page miss at a pass's state, in ns: what a whole-line
- * non-temporal store that takes the TLB miss of a guest's 4 KiB host page
- * stalls issue for (tlb.host_miss.nt_line). The zero probe runs at
- * max(issue + miss, link) a page and its _ahead twin at the link (a load
- * took the miss first), so the miss is the plain probe's time a page less
- * its issue time (issue_ns_page, from the model), when the plain probe is
- * more than XCG_HOST_NOISE slower than its twin; else 0 (none seen). 0 when
- * either is unknown. Pure; exposed for the tests. */
-double xcg_host_miss_ns(double probe_plain_gib, double probe_ahead_gib, double issue_ns_page);
 
 /* The model's memory.combined_bandwidth at a pass's state, in GiB/s: the
  * read and data probes' rates together (a line read and a line written at

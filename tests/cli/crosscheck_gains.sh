@@ -3,7 +3,8 @@
 # case. The table has a row per case with a native and a model figure per pass; each gain's
 # native range is the least and greatest over the passes of the way's rate over the base's,
 # as recomputed here from the CSV, whose probes are the pass's figures; the model's figures per
-# pass are those of the machine file with the pass's probes as memory.read_bandwidth,
+# pass are those of the machine file with the pass's probes as memory.latency (a chase),
+# memory.read_bandwidth,
 # memory.write_bandwidth, memory.zero_data_fraction (the data probe over the zero probe, at
 # most 1) and memory.combined_bandwidth (the read and data probes together), the write
 # probes' _ahead twins' when they ran, and the host page's miss when the zero probe paid it
@@ -51,6 +52,7 @@ cases = [r["case"] for r in rows if r["pass"] == "0"]
 roles = {r["case"]: r["role"] for r in rows}
 assert roles.get("probe-read") == "probe-read" and roles.get("probe-write") == "probe-write", roles
 assert roles.get("probe-zero") == "probe-zero", roles
+assert roles.get("probe-latency-ns") == "probe-latency", roles  # a chase: ns a load
 # the probes' _ahead twins, when the data probe's kernel has one
 ahead_probes = "probe-write-ahead" in roles
 assert ahead_probes == ("probe-zero-ahead" in roles), roles
@@ -81,6 +83,7 @@ for c in cases:
         assert r["probe_read_gib_per_s"] == by[(k, "probe-read")]["native_gib_per_s"]
         assert r["probe_write_gib_per_s"] == by[(k, "probe-write")]["native_gib_per_s"]
         assert r["probe_zero_gib_per_s"] == by[(k, "probe-zero")]["native_gib_per_s"]
+        assert abs(float(r["probe_latency_ns"]) - float(by[(k, "probe-latency-ns")]["native_gib_per_s"])) <= 0.006
         # the links: the _ahead probes' when they ran (a load took the host's miss)
         ahead = ahead_probes and r["probe_write_ahead_gib_per_s"] != ""
         if ahead_probes:
@@ -132,7 +135,7 @@ if clock:
     ghz = sum(clock) / len(clock)
     args = r["args"].split()
     ahead = r["probe_write_ahead_gib_per_s"] != ""
-    sets = ["core.freq=%.6fGHz" % ghz,
+    sets = ["core.freq=%.6fGHz" % ghz, "memory.latency=%sns" % r["probe_latency_ns"],
             "memory.read_bandwidth=%sGB/s" % r["probe_read_gib_per_s"],
             "memory.write_bandwidth=%sGB/s" % r["probe_write_ahead_gib_per_s" if ahead else "probe_write_gib_per_s"],
             "memory.zero_data_fraction=%s" % r["model_zero_data_fraction"],
