@@ -282,7 +282,8 @@ static double host_miss(model_t *md, uint64_t addr, double t, double host_ns, do
     if (!tlb_miss(&md->tlb, addr, true))
         return t;
     if (!md->tlb.host || !(host_ns > 0)) {
-        *why = B(ST_BOUND_TLB_WALKS);
+        if (md->m->tlb_walk_cycles > 0)
+            *why = B(ST_BOUND_TLB_WALKS);
         return t + md->m->tlb_walk_cycles;
     }
     bump(md, ST_TLB_HOST_MISSES, 1, 0);

@@ -154,6 +154,44 @@ static void test_movnti_256(void **state)
     rec_free(&r);
 }
 
+/* The _ahead kernels over three 4 KiB pages: one load from each next page
+ * (BASE + 4096, BASE + 8192), between the stores of the line 320 B before
+ * that page and the line 256 B before it; none from past the range; the
+ * stores cover the range. rep_stosb_ahead loads from each page first. */
+static void test_ahead_kernels(void **state)
+{
+    (void)state;
+    machine_t m;
+    machine_x86(&m);
+    static const char *const names[] = {"avx512_nt_ahead", "movnti_ahead", "clzero_ahead"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        rec_t r;
+        run(&r, names[k], &m, BASE, 3 * 4096, 0, false);
+        assert_int_equal(count_kind(&r, TRACE_LOAD), 2);
+        uint64_t page = BASE + 4096;
+        for (size_t i = 0; i < r.n; i++) {
+            if (r.ops[i].kind != TRACE_LOAD)
+                continue;
+            check_op(&r.ops[i], TRACE_LOAD, page, 8, 1, 8, 0, 0);
+            assert_true(i > 0 && i + 1 < r.n);
+            assert_int_equal(r.ops[i - 1].addr & ~63ull, page - 320);
+            assert_int_equal(r.ops[i + 1].addr, page - 256);
+            page += 4096;
+        }
+        rec_free(&r);
+        run(&r, names[k], &m, BASE, 4096, 0, false); /* one page: nothing past it */
+        assert_int_equal(count_kind(&r, TRACE_LOAD), 0);
+        rec_free(&r);
+    }
+    rec_t r;
+    run(&r, "rep_stosb_ahead", &m, BASE, 3 * 4096, 0, false);
+    assert_int_equal(r.n, 1 + 3 + 1);
+    for (int i = 0; i < 3; i++)
+        check_op(&r.ops[1 + i], TRACE_LOAD, BASE + 4096ull * i, 8, 1, 8, 0, 0);
+    check_op(&r.ops[4], TRACE_STRING, BASE, 3 * 4096, 1, 1, 0, 0);
+    rec_free(&r);
+}
+
 static void test_rep_stos(void **state)
 {
     (void)state;
@@ -537,9 +575,21 @@ static void test_loop_repeat_kernels(void **state)
     const struct {
         const char *name;
         const machine_t *m;
-    } ks[] = {{"unrolled", &mx}, {"movnti", &mx},    {"clzero", &mx}, {"avx2", &mx},
-              {"avx512", &mx},   {"avx512_nt", &mx}, {"memset", &mx}, {"stp", &ma},
-              {"stnp", &ma},     {"dc_zva", &ma},    {"memset", &ma}};
+    } ks[] = {{"unrolled", &mx},
+              {"movnti", &mx},
+              {"clzero", &mx},
+              {"avx2", &mx},
+              {"avx512", &mx},
+              {"avx512_nt", &mx},
+              {"movnti_ahead", &mx},
+              {"clzero_ahead", &mx},
+              {"avx512_nt_ahead", &mx},
+              {"rep_stosb_ahead", &mx},
+              {"memset", &mx},
+              {"stp", &ma},
+              {"stnp", &ma},
+              {"dc_zva", &ma},
+              {"memset", &ma}};
     const uint64_t lens[] = {64, 128, 192, 4096, 65536 - 64, 65536, 65536 + 64, 1u << 20};
     const uint64_t offs[] = {0, 8, 40};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
@@ -720,6 +770,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_movnti_256),
         cmocka_unit_test(test_rep_stos),
+        cmocka_unit_test(test_ahead_kernels),
         cmocka_unit_test(test_unrolled_128),
         cmocka_unit_test(test_clzero_256),
         cmocka_unit_test(test_vector_kernels),

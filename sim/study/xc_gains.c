@@ -22,7 +22,8 @@
 #include "sim/study/crosscheck.h"
 #include "sim/study/host_miss.h"
 
-#define FOLIO_BYTES (2ull << 20)
+#define FOLIO_BYTES  (2ull << 20)
+#define XCG_OWN_SETS (5 + HOSTMISS_SETS) /* the most --set a pass adds: memory, host */
 
 bool xcg_role_is_probe(xcg_role_t r)
 {
@@ -86,6 +87,13 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
         strftime(st->started_utc, sizeof st->started_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
     if (size_bytes == 0)
         size_bytes = XCG_DEFAULT_BYTES;
+    if (m->n_set + XCG_OWN_SETS > MACHINE_SET_MAX) {
+        errbuf_set(why, whylen,
+                   "--gains takes at most %d --set: each pass adds %d of its own (the host's "
+                   "state)",
+                   MACHINE_SET_MAX - XCG_OWN_SETS, XCG_OWN_SETS);
+        return 0;
+    }
     if (size_bytes % FOLIO_BYTES) {
         errbuf_set(why, whylen, "the gains' size must be a multiple of 2 MiB");
         return 0;
@@ -244,8 +252,6 @@ static double probe_gib(const xcg_study_t *st, xcg_role_t role, size_t pass)
     const xcg_case_t *c = role_case(st, role);
     return c ? c->native_gib[pass] : 0;
 }
-
-#define XCG_OWN_SETS (5 + HOSTMISS_SETS) /* the most --set a pass adds: memory, host */
 
 /* Task i: pass i / n (n = the file's own figures), case i % n. */
 static void xcg_task(void *ctx, size_t i)

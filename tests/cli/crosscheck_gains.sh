@@ -30,6 +30,14 @@ cs crosscheck --machine zen3-epyc-7j13 --gains --quick
 cs crosscheck --machine zen3-epyc-7j13 --gains --passes 1
 [[ $RC -eq 2 ]] && grep -q -- "--passes" "$ERR" || fail "--passes 1: exit $RC"
 
+# each pass adds its own --set (the host's state): more than MACHINE_SET_MAX - 11 of the
+# user's are refused before anything runs
+cs crosscheck --machine zen3-epyc-7j13 --gains --set os.resched=1ns --set os.fault_1g=50000ns \
+    --set memory.turnaround=0ns --set memory.write_queue=1 --set tlb.walk=28cycles \
+    --set os.populate_fraction=0.5
+[[ $RC -ne 0 ]] && grep -q -- "--gains takes at most 5 --set" "$ERR" ||
+    fail "--gains with 6 --set: exit $RC, $(head -c 200 "$ERR")"
+
 if grep -qa -- '__asan_init' "$CLEARSIM_BIN"; then
     skip "$CLEARSIM_BIN is a sanitizer build: the model's runs would take minutes"
 fi
