@@ -647,14 +647,9 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
         if (f > t)
             why = md->tag_front;
         t = timing_max(t, f);
-        if (m->lz_policy == MACHINE_LZ_MEMORY)
-            t = host_miss(md, a, t, m->tlb_host_line_zero_ns, t, &why);
-        else {
-            double walk = tlb_access(&md->tlb, a, true);
-            if (walk > 0)
-                why = B(ST_BOUND_TLB_WALKS);
-            t += walk;
-        }
+        /* a command that allocates its line pays tlb.walk (host_ns 0) */
+        t = host_miss(md, a, t, m->lz_policy == MACHINE_LZ_MEMORY ? m->tlb_host_line_zero_ns : 0, t,
+                      &why);
         if (m->lz_policy == MACHINE_LZ_MEMORY) {
             stats_bound_t pool_why = md->tag_pool;
             double t_buf = pool_line(md, md->lzq, a, (uint32_t)lb, DRAM_LINE_ZEROING, t);

@@ -991,9 +991,9 @@ static void test_host_page_miss(void **state)
     assert_int_equal(hm, 1);
 }
 
-/* The other writes that read nothing first pay their own kind's cost: a
- * line-zeroing command to memory (line_zero), an elided string line
- * (string); a string line read for ownership pays tlb.walk (0 here). */
+/* The other kinds pay their own cost: a line-zeroing command to memory
+ * (line_zero) and every line of a string op (string), read for ownership
+ * below the elision threshold or elided at it; its two pages miss twice. */
 static void test_host_page_kinds(void **state)
 {
     (void)state;

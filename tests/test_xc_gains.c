@@ -57,6 +57,8 @@ static void test_host_miss(void **state)
     (void)state;
     assert_true(fabs(hostmiss_ns(32, 64, 18.8) - (4096.0 / 32 / 1073741824 * 1e9 - 18.8)) < 1e-9);
     assert_true(fabs(hostmiss_ns(32, 64, 18.8) - 100.409) < 1e-3);
+    assert_true(fabs(hostmiss_page_ns(32) - 119.209) < 1e-3);
+    assert_true(hostmiss_page_ns(0) == 0 && hostmiss_page_ns(-1) == 0);
     assert_true(hostmiss_ns(64 / 1.04, 64, 18.8) == 0);
     assert_true(fabs(hostmiss_ns(64 / 1.06, 64, 18.8) - (59.6046 * 1.06 - 18.8)) < 1e-3);
     assert_true(hostmiss_ns(32, 64, 200) == 0);

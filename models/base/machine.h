@@ -291,7 +291,7 @@ typedef struct machine {
     uint32_t tlb_host_entries;    /* tlb.host_entries: translations of host pages kept */
     double tlb_host_nt_line_ns;   /* tlb.host_miss.nt_line: a whole-line NT store's miss */
     double tlb_host_nt_narrow_ns; /* tlb.host_miss.nt_narrow: a narrower NT store's */
-    double tlb_host_string_ns;    /* tlb.host_miss.string: an elided string line's */
+    double tlb_host_string_ns;    /* tlb.host_miss.string: a string op's line's */
     double tlb_host_line_zero_ns; /* tlb.host_miss.line_zero: a line-zeroing command's */
 
     /* OS costs (os.*) */

@@ -252,11 +252,12 @@ static const cfg_key_t keys[] = {
     KEY("tlb.host_miss.nt_narrow", CFG_T_TIME_NS, tlb_host_nt_narrow_ns, DEF("0ns"), 0, 100000, FIT,
         NULL, "the same for a line written by narrower non-temporal stores (MOVNTI)"),
     KEY("tlb.host_miss.string", CFG_T_TIME_NS, tlb_host_string_ns, DEF("0ns"), 0, 100000, FIT, NULL,
-        "the same for a string store's elided line (a line a string op writes without reading)"),
+        "the same for a line of a string op (rep stos*, MOPS), elided or read for ownership; an "
+        "op's first walk starts when the string op before it issued its last line"),
     KEY("tlb.host_miss.line_zero", CFG_T_TIME_NS, tlb_host_line_zero_ns, DEF("0ns"), 0, 100000, FIT,
         NULL,
-        "the same for a line-zeroing command (CLZERO, DC ZVA) that goes to memory; a store that "
-        "reads its line first, and a load, pay tlb.walk"),
+        "the same for a line-zeroing command (CLZERO, DC ZVA) that goes to memory; a temporal "
+        "store, a load and a line-zeroing command that allocates pay tlb.walk"),
 
     /* OS */
     KEY("os.fault_4k", CFG_T_TIME_NS, fault_4k_ns, REQ, 0, 1e9, FIT, NULL,

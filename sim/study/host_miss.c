@@ -12,12 +12,16 @@
 
 #define GIB_BYTES 1073741824.0
 
+double hostmiss_page_ns(double rate_gib)
+{
+    return rate_gib > 0 ? 4096.0 / (rate_gib * GIB_BYTES) * 1e9 : 0;
+}
+
 double hostmiss_ns(double probe_plain_gib, double probe_ahead_gib, double issue_ns_page)
 {
     if (!(probe_plain_gib > 0) || !(probe_ahead_gib > 0))
         return 0;
-    double plain = 4096.0 / (probe_plain_gib * GIB_BYTES) * 1e9;
-    double ahead = 4096.0 / (probe_ahead_gib * GIB_BYTES) * 1e9;
+    double plain = hostmiss_page_ns(probe_plain_gib), ahead = hostmiss_page_ns(probe_ahead_gib);
     if (plain <= ahead * (1 + HOSTMISS_NOISE))
         return 0;
     return plain > issue_ns_page ? plain - issue_ns_page : 0;

@@ -26,6 +26,10 @@
 
 #define HOSTMISS_NOISE 0.05 /* a plain probe this much slower than its twin paid a miss */
 
+/* The time of a 4 KiB page at rate_gib GiB/s, in ns (0 when the rate is not
+ * positive). Pure. */
+double hostmiss_page_ns(double rate_gib);
+
 /* The miss in ns: the plain probe's time a 4 KiB page less its issue time,
  * when the plain probe is more than HOSTMISS_NOISE slower than its twin;
  * else 0 (none seen). 0 when either rate is unknown. Pure. */

@@ -268,7 +268,7 @@ int measure_i_host_miss_values(measure_t *ms, char *err, size_t errlen)
             measure_i_value(ms, key, v,
                             "measured: ntstore-dram's %.1f ns a 4 KiB page less the model's "
                             "issue time of it, %.1f ns",
-                            4096.0 / (z->mb.value * 1073741824.0) * 1e9, issue_ns);
+                            hostmiss_page_ns(z->mb.value), issue_ns);
         else
             measure_i_value(ms, key, v, "%s: nt_line x %s's proportion to its nt_line",
                             b->tlb_host_nt_line_ns > 0 && ms->same_silicon ? "same silicon"
