@@ -84,20 +84,23 @@ fi
 
 # an L3 figure that reads like an L2 hit (a tenant's burst, a share smaller than it looked):
 # the fit stops l3.latency at its floor, l2.latency + 1 cycle, so that the file still loads,
-# and says it is at the bound
-mkdir -p "$TMPD/l3fast"
-fx3="$TMPD/l3fast/zen5-guest-figures.yaml" # the name the figures file says
-sed -E -e '/id: lat-sweep-2MiB,/s/ns_per_load: [0-9.]+/ns_per_load: 3.0/' \
-    -e '/id: load-l3,/s/gbps: [0-9.]+/gbps: 172.1/' -e '/id: store-l3,/s/gbps: [0-9.]+/gbps: 172.1/' "$fx5" >"$fx3"
-grep -q 'lat-sweep-2MiB.*ns_per_load: 3.0,' "$fx3" || fail "the L3-like-L2 fixture was not made"
-out3="$TMPD/fitted3.yaml"
-cs detect --measure --figures "$fx3" -o "$out3" -q
-[[ $RC -eq 0 ]] || fail "detect --measure --figures (an L3 as fast as the L2): exit $RC: $(head -c 300 "$ERR")"
-l2=$(awk '/^l2:/{m=1; next} /^[a-z]/{m=0} m && /^  latency:/{sub(/cycles/, "", $2); print $2}' "$out3")
-l3line=$(awk '/^l3:/{m=1; next} /^[a-z]/{m=0} m && /^  latency:/' "$out3")
-l3=$(awk '{sub(/cycles/, "", $2); print $2}' <<<"$l3line")
-awk -v a="$l3" -v b="$l2" 'BEGIN { exit !(a > b) }' || fail "l3.latency $l3 is not above l2.latency $l2"
-[[ $l3line == *"at the bound of its range"* ]] || fail "l3.latency at its floor does not say so: $l3line"
+# and says it is at the bound (the Release run: the Sanitize build's fit of the zen5 fixture
+# above runs the same code)
+if [[ "${CLEARSIM_SANITIZE:-0}" != 1 ]]; then
+    mkdir -p "$TMPD/l3fast"
+    fx3="$TMPD/l3fast/zen5-guest-figures.yaml" # the name the figures file says
+    sed -E -e '/id: lat-sweep-2MiB,/s/ns_per_load: [0-9.]+/ns_per_load: 3.0/' \
+        -e '/id: load-l3,/s/gbps: [0-9.]+/gbps: 172.1/' -e '/id: store-l3,/s/gbps: [0-9.]+/gbps: 172.1/' "$fx5" >"$fx3"
+    grep -q 'lat-sweep-2MiB.*ns_per_load: 3.0,' "$fx3" || fail "the L3-like-L2 fixture was not made"
+    out3="$TMPD/fitted3.yaml"
+    cs detect --measure --figures "$fx3" -o "$out3" -q
+    [[ $RC -eq 0 ]] || fail "detect --measure --figures (an L3 as fast as the L2): exit $RC: $(head -c 300 "$ERR")"
+    l2=$(awk '/^l2:/{m=1; next} /^[a-z]/{m=0} m && /^  latency:/{sub(/cycles/, "", $2); print $2}' "$out3")
+    l3line=$(awk '/^l3:/{m=1; next} /^[a-z]/{m=0} m && /^  latency:/' "$out3")
+    l3=$(awk '{sub(/cycles/, "", $2); print $2}' <<<"$l3line")
+    awk -v a="$l3" -v b="$l2" 'BEGIN { exit !(a > b) }' || fail "l3.latency $l3 is not above l2.latency $l2"
+    [[ $l3line == *"at the bound of its range"* ]] || fail "l3.latency at its floor does not say so: $l3line"
+fi
 
 # core.rfo_window from a narrow and a wide copy (8 MiB here, so that the model runs them in
 # seconds; detect measures them at DRAM scale): a narrow copy as fast as the wide one picks
@@ -164,8 +167,12 @@ awk -v b="$bpc" -v g="$ghz" 'BEGIN { r = b * g * 1e9 / 2^30 / 24.24; exit !(r > 
 # reach (lat-sweep-15552KiB, 141.2 ns) and on 4 KiB pages (lat-walk) at most 1.2 x lat-dram:
 # memory.latency comes from that point, tlb.walk is not measured and says why; with lat-walk
 # past 1.2 x lat-dram (a host with large pages) the two chases fit as before. The figures are
-# the Zen 5 guest's of 2026-12-07 (data/native/zen5-guest-20261207.yaml).
-for walk in 258.7 330; do
+# the Zen 5 guest's of 2026-12-07 (data/native/zen5-guest-20261207.yaml). The Sanitize build
+# takes the host-pages branch only: the other fits the two 128 MiB chases, two minutes there,
+# through the code the zen5 fixture's fit above already ran.
+walks="258.7 330"
+[[ "${CLEARSIM_SANITIZE:-0}" != 1 ]] || walks="258.7"
+for walk in $walks; do
     mkdir -p "$TMPD/hp$walk"
     fxh="$TMPD/hp$walk/zen5-guest-figures.yaml"
     awk -v w="$walk" '{ print }
