@@ -287,9 +287,11 @@ static double host_miss(model_t *md, uint64_t addr, double t, double host_ns, do
         return t + md->m->tlb_walk_cycles;
     }
     bump(md, ST_TLB_HOST_MISSES, 1, 0);
-    double done = timing_min(from, t) + host_ns * md->cyc_per_ns;
+    const double cost = host_ns * md->cyc_per_ns;
+    md->st.count[ST_BUSY_HOST_MISSES] += (uint64_t)cost; /* whole cycles */
+    double done = timing_min(from, t) + cost;
     if (done > t)
-        *why = B(ST_BOUND_TLB_WALKS);
+        *why = B(ST_BOUND_HOST_MISSES);
     return timing_max(t, done);
 }
 

@@ -75,6 +75,7 @@ static const char *const event_names[ST_EVENT_COUNT] = {
     [ST_BOUND_MEM_WRITE_LINK] = "bound.mem_write_link",
     [ST_BOUND_MEM_BUS] = "bound.mem_bus",
     [ST_BOUND_TLB_WALKS] = "bound.tlb_walks",
+    [ST_BOUND_HOST_MISSES] = "bound.host_misses",
     [ST_BOUND_FAULTS] = "bound.faults",
     [ST_BOUND_CALLS] = "bound.calls",
     [ST_BOUND_RESCHEDS] = "bound.rescheds",
@@ -82,6 +83,7 @@ static const char *const event_names[ST_EVENT_COUNT] = {
     [ST_BUSY_L1_FILL_BUFFERS] = "busy.l1_fill_buffers",
     [ST_BUSY_L2_MISS_SLOTS] = "busy.l2_miss_slots",
     [ST_BUSY_WC_BUFFERS] = "busy.wc_buffers",
+    [ST_BUSY_HOST_MISSES] = "busy.host_misses",
 };
 
 const char *stats_event_name(stats_event_t e)

@@ -86,6 +86,7 @@ typedef enum stats_event {
     ST_BOUND_MEM_WRITE_LINK,
     ST_BOUND_MEM_BUS,
     ST_BOUND_TLB_WALKS,
+    ST_BOUND_HOST_MISSES, /* a host page's TLB miss (tlb.host_miss.*) */
     ST_BOUND_FAULTS,
     ST_BOUND_CALLS,
     ST_BOUND_RESCHEDS,
@@ -95,6 +96,7 @@ typedef enum stats_event {
     ST_BUSY_L1_FILL_BUFFERS,
     ST_BUSY_L2_MISS_SLOTS,
     ST_BUSY_WC_BUFFERS,
+    ST_BUSY_HOST_MISSES, /* the host misses' costs, each in whole cycles */
     ST_EVENT_COUNT
 } stats_event_t;
 

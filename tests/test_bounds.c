@@ -41,6 +41,19 @@ static void lines(model_t *md, trace_kind_t kind, uint64_t addr, uint32_t n)
         op(md, kind, addr + l * 64ull, 64, 8);
 }
 
+/* n full lines of one 64-byte non-temporal store each. */
+static void nt_whole_lines(model_t *md, uint64_t addr, uint32_t n)
+{
+    for (uint32_t l = 0; l < n; l++) {
+        trace_op_t o = {.addr = addr + l * 64ull,
+                        .bytes = 64,
+                        .count = 1,
+                        .width = 64,
+                        .kind = (uint8_t)TRACE_STORE_NT};
+        model_op(md, &o);
+    }
+}
+
 static stats_t finish(model_t *md)
 {
     stats_t st;
@@ -197,6 +210,53 @@ static void test_faults_and_calls(void **state)
     check_breakdown(&st, &m, ST_BOUND_FAULTS);
 }
 
+/* A guest's host pages (tlb.host_page 4 KiB, 4 entries) whose miss costs a
+ * whole-line non-temporal store 400 ns (400 cycles at 1 GHz): each of the 64
+ * pages stalls issue 400 cycles, then its 64 lines issue a cycle apart (64
+ * WC buffers held 50 cycles each keep up): 464 cycles a page, 400 of them
+ * the host miss's (bound.host_misses, busy.host_misses 64 x 400), 64 the
+ * non-temporal issue's (one 64-byte store a line, a cycle each). threshold - 1: with the host
+ * page's cost 0 the misses pay tlb.walk (0), and none is counted under host_misses. */
+static void test_host_misses(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.wc_buffers = 64;
+    m.tlb_host_page_bytes = 4096;
+    m.tlb_host_entries = 4;
+    m.tlb_host_nt_line_ns = 400;
+    model_t *md = mk(&m);
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    nt_whole_lines(md, BASE, LINES);
+    stats_t st = finish(md);
+    uint64_t cyc = st.count[ST_CYCLES];
+    assert_true(cyc >= 64 * 464ull && cyc <= 64 * 464ull + 100);
+    assert_int_equal(bound_sum(&st), cyc);
+    assert_int_equal(st.count[ST_TLB_HOST_MISSES], 64);
+    assert_int_equal(st.count[ST_BUSY_HOST_MISSES], 64 * 400ull);
+    assert_true(st.count[ST_BOUND_HOST_MISSES] + 64 >= 64 * 400ull &&
+                st.count[ST_BOUND_HOST_MISSES] <= 64 * 400ull + 64);
+    assert_true(st.count[ST_BOUND_NT_STORE_ISSUE] + 100 >= 64 * 64ull);
+    check_breakdown(&st, &m, ST_BOUND_HOST_MISSES);
+    bounds_entry_t e[ST_BOUND_COUNT];
+    bounds_breakdown(&st, &m, e);
+    assert_string_equal(e[0].res->key, "tlb.host_miss");
+    assert_true(e[0].has_occupancy);
+    assert_true(e[0].occupancy > 64 * 400.0 / (64 * 464 + 100) &&
+                e[0].occupancy <= 400.0 / 464 + 1e-9);
+
+    m.tlb_host_nt_line_ns = 0;
+    md = mk(&m);
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    nt_whole_lines(md, BASE, LINES);
+    st = finish(md);
+    assert_int_equal(st.count[ST_TLB_HOST_MISSES], 0);
+    assert_int_equal(st.count[ST_BOUND_HOST_MISSES], 0);
+    assert_int_equal(st.count[ST_BUSY_HOST_MISSES], 0);
+    assert_true(st.count[ST_CYCLES] <= 64 * 64ull + 100);
+}
+
 /* Fast-forward adds the bound events with the rest: a long clear with it on
  * counts within 1% of the same clear simulated exactly, and the sum still
  * equals the cycles. */
@@ -230,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_nt_write_link),
         cmocka_unit_test(test_store_issue),
         cmocka_unit_test(test_faults_and_calls),
+        cmocka_unit_test(test_host_misses),
         cmocka_unit_test(test_fast_forward_scales_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,7 @@ static const bounds_resource_t resources[ST_BOUND_COUNT] = {
     R(ST_BOUND_MEM_WRITE_LINK, "mem_write_link", "memory write link", "memory.write_bandwidth", 2),
     R(ST_BOUND_MEM_BUS, "mem_bus", "memory bus", "memory.combined_bandwidth", 2),
     R(ST_BOUND_TLB_WALKS, "tlb_walks", "TLB walks", "tlb.walk", 0.5),
+    R(ST_BOUND_HOST_MISSES, "host_misses", "host page's TLB misses", "tlb.host_miss", 0.5),
     R(ST_BOUND_FAULTS, "faults", "page faults", NULL, 0.5),
     R(ST_BOUND_CALLS, "calls", "per-call cost", "core.call_cycles", 0.5),
     R(ST_BOUND_RESCHEDS, "rescheds", "reschedule points", "os.resched", 0.5),
@@ -109,6 +110,8 @@ static bool occupancy(stats_event_t ev, const stats_t *st, const machine_t *m, d
     case ST_BOUND_TLB_WALKS:
         return occ((double)(c[ST_TLB_LOAD_MISSES] + c[ST_TLB_STORE_MISSES]) * m->tlb_walk_cycles, 1,
                    cyc, out);
+    case ST_BOUND_HOST_MISSES:
+        return occ((double)c[ST_BUSY_HOST_MISSES], 1, cyc, out);
     case ST_BOUND_FAULTS:
         return occ((double)c[ST_FAULT_CYCLES], 1, cyc, out);
     case ST_BOUND_CALLS:

@@ -7,7 +7,8 @@
  *    set through cfg_key_set(), so that it passes the key's own bounds; a
  *    value the bound clips to the current one is "at its limit". The
  *    string-startup table has no single value: every point's cost is
- *    halved.
+ *    halved; nor has the host page's miss, whose cost is one per kind of
+ *    write (tlb.host_miss.*): every kind's is halved.
  */
 #include "sim/study/explain.h"
 
@@ -45,6 +46,23 @@ static machine_t *relaxed_machine(const machine_t *m, const wl_spec_t *spec, exp
             c->startup[i].cycles *= res->factor;
         snprintf(e->from, sizeof e->from, "table");
         snprintf(e->to, sizeof e->to, "table x %g", res->factor);
+        return c;
+    }
+    if (strcmp(key, "tlb.host_miss") == 0) {
+        double *kinds[] = {&c->tlb_host_nt_line_ns, &c->tlb_host_nt_narrow_ns,
+                           &c->tlb_host_string_ns, &c->tlb_host_line_zero_ns};
+        bool any = false;
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+            any |= *kinds[i] > 0;
+            *kinds[i] *= res->factor;
+        }
+        if (!any || c->tlb_host_page_bytes == 0) {
+            e->at_limit = true;
+            free(c);
+            return NULL;
+        }
+        snprintf(e->from, sizeof e->from, "each kind");
+        snprintf(e->to, sizeof e->to, "each kind x %g", res->factor);
         return c;
     }
     const cfg_key_t *k = cfg_key_find(key);
