@@ -27,31 +27,31 @@ static model_t *mk(const machine_t *m)
     return md;
 }
 
-static void op(model_t *md, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count)
+/* count stores of width bytes, bytes in all, from addr. */
+static void op_w(model_t *md, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count,
+                 uint32_t width)
 {
     trace_op_t o = {
-        .addr = addr, .bytes = bytes, .count = count, .width = 8, .kind = (uint8_t)kind};
+        .addr = addr, .bytes = bytes, .count = count, .width = width, .kind = (uint8_t)kind};
     model_op(md, &o);
 }
 
-/* n full lines of 8-byte stores of the given kind, one op per line. */
-static void lines(model_t *md, trace_kind_t kind, uint64_t addr, uint32_t n)
+static void op(model_t *md, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count)
 {
-    for (uint32_t l = 0; l < n; l++)
-        op(md, kind, addr + l * 64ull, 64, 8);
+    op_w(md, kind, addr, bytes, count, 8);
 }
 
-/* n full lines of one 64-byte non-temporal store each. */
-static void nt_whole_lines(model_t *md, uint64_t addr, uint32_t n)
+/* n full lines of stores of the given kind and width, one op per line. */
+static void lines_w(model_t *md, trace_kind_t kind, uint64_t addr, uint32_t n, uint32_t width)
 {
-    for (uint32_t l = 0; l < n; l++) {
-        trace_op_t o = {.addr = addr + l * 64ull,
-                        .bytes = 64,
-                        .count = 1,
-                        .width = 64,
-                        .kind = (uint8_t)TRACE_STORE_NT};
-        model_op(md, &o);
-    }
+    for (uint32_t l = 0; l < n; l++)
+        op_w(md, kind, addr + l * 64ull, 64, 64 / width, width);
+}
+
+/* n full lines of 8-byte stores of the given kind. */
+static void lines(model_t *md, trace_kind_t kind, uint64_t addr, uint32_t n)
+{
+    lines_w(md, kind, addr, n, 8);
 }
 
 static stats_t finish(model_t *md)
@@ -212,11 +212,12 @@ static void test_faults_and_calls(void **state)
 
 /* A guest's host pages (tlb.host_page 4 KiB, 4 entries) whose miss costs a
  * whole-line non-temporal store 400 ns (400 cycles at 1 GHz): each of the 64
- * pages stalls issue 400 cycles, then its 64 lines issue a cycle apart (64
- * WC buffers held 50 cycles each keep up): 464 cycles a page, 400 of them
- * the host miss's (bound.host_misses, busy.host_misses 64 x 400), 64 the
- * non-temporal issue's (one 64-byte store a line, a cycle each). threshold - 1: with the host
- * page's cost 0 the misses pay tlb.walk (0), and none is counted under host_misses. */
+ * pages stalls issue 400 cycles, then its 64 lines issue a cycle apart (one
+ * 64-byte store a line; 64 WC buffers held 50 cycles each keep up): 464
+ * cycles a page, 400 of them the host miss's (bound.host_misses,
+ * busy.host_misses 64 x 400), 64 the non-temporal issue's. threshold - 1:
+ * with the host page's cost 0 the misses pay tlb.walk (0), and none is
+ * counted under host_misses. */
 static void test_host_misses(void **state)
 {
     (void)state;
@@ -228,7 +229,7 @@ static void test_host_misses(void **state)
     m.tlb_host_nt_line_ns = 400;
     model_t *md = mk(&m);
     model_set_mapping(md, 2u << 20, 2u << 20);
-    nt_whole_lines(md, BASE, LINES);
+    lines_w(md, TRACE_STORE_NT, BASE, LINES, 64);
     stats_t st = finish(md);
     uint64_t cyc = st.count[ST_CYCLES];
     assert_true(cyc >= 64 * 464ull && cyc <= 64 * 464ull + 100);
@@ -249,7 +250,7 @@ static void test_host_misses(void **state)
     m.tlb_host_nt_line_ns = 0;
     md = mk(&m);
     model_set_mapping(md, 2u << 20, 2u << 20);
-    nt_whole_lines(md, BASE, LINES);
+    lines_w(md, TRACE_STORE_NT, BASE, LINES, 64);
     st = finish(md);
     assert_int_equal(st.count[ST_TLB_HOST_MISSES], 0);
     assert_int_equal(st.count[ST_BOUND_HOST_MISSES], 0);
