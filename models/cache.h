@@ -40,10 +40,15 @@ static inline uint32_t cache_log2(uint64_t x)
  * host memory instead of 14, which the kernel zeroes and every walk of exact
  * bulk stepping reads); a field is never addressed on its own, so no access
  * needs more than the unaligned loads x86-64 and arm64 do anyway. */
+/* A line's dirty state: clean, or dirty and what it holds when written back
+ * (a line of zeros may cost less at the memory: memory.zero_writeback_fraction).
+ * Any non-zero value is dirty. */
+enum { CACHE_CLEAN = 0, CACHE_DIRTY = 1, CACHE_DIRTY_ZEROS = 2 };
+
 typedef struct cache_meta {
     double ready_cycles; /* when the line's data/ownership arrives (fills in flight) */
-    bool dirty;
-    bool prefetched; /* brought in by a prefetch and not yet used by demand */
+    uint8_t dirty;       /* CACHE_CLEAN, CACHE_DIRTY (data) or CACHE_DIRTY_ZEROS */
+    bool prefetched;     /* brought in by a prefetch and not yet used by demand */
 } __attribute__((packed)) cache_meta_t;
 
 typedef struct cache_victim {

@@ -351,7 +351,7 @@ static inline cache_meta_t *cache_i_lookup(cache_t *c, uint64_t addr, bool touch
  * the host stall on store forwarding (narrow stores read back as one wide
  * load). */
 static inline uint32_t cache_place(cache_t *c, uint64_t set, uint8_t *b, uint64_t line,
-                                   double ready, bool dirty, bool prefetched,
+                                   double ready, uint8_t dirty, bool prefetched,
                                    cache_victim_t *victim)
 {
     /* fields read before the first store through b (which may alias them) */
@@ -402,7 +402,7 @@ static inline uint32_t cache_place(cache_t *c, uint64_t set, uint8_t *b, uint64_
 
 /* cache_insert() with the metadata as fields; on no eviction only
  * victim->valid is written. */
-static inline void cache_i_insert(cache_t *c, uint64_t addr, double ready, bool dirty,
+static inline void cache_i_insert(cache_t *c, uint64_t addr, double ready, uint8_t dirty,
                                   bool prefetched, cache_victim_t *victim)
 {
     uint64_t line = cache_line_of(c, addr);
@@ -416,7 +416,7 @@ static inline void cache_i_insert(cache_t *c, uint64_t addr, double ready, bool 
  * Forced inline: left to itself GCC kept one out-of-line copy for the L2's
  * and the L3's fills of the per-line path. */
 static inline __attribute__((always_inline)) cache_meta_t *
-cache_i_lookup_or_insert(cache_t *c, uint64_t addr, bool touch, double ready, bool dirty,
+cache_i_lookup_or_insert(cache_t *c, uint64_t addr, bool touch, double ready, uint8_t dirty,
                          bool prefetched, cache_victim_t *victim)
 {
     uint64_t line = cache_line_of(c, addr);

@@ -10,8 +10,8 @@
  *    order in which lines are compared, so a line's way does not matter;
  *    under another policy the way is part of the state.
  *  - A snapshot keeps per line its tag above the set index and its dirty,
- *    prefetched and live bits in 32 bits (64 + 8 when a tag needs more than
- *    29 bits), and the ready times that are not yet past (timing.h), in
+ *    zeros, prefetched and live bits in 32 bits (64 + 8 when a tag needs
+ *    more than 28 bits), and the ready times that are not yet past (timing.h), in
  *    entry order.
  *  - The loops read a set's header, recency list, tags and metadata
  *    through models/cache_impl.h, as the lookups do; they keep their state
@@ -41,14 +41,16 @@
 #include "models/base/bigmem.h"
 #include "models/timing.h"
 
-enum { SNAP_DIRTY = 1, SNAP_PF = 2, SNAP_LIVE = 4 };
+enum { SNAP_DIRTY = 1, SNAP_PF = 2, SNAP_ZEROS = 4, SNAP_LIVE = 8 };
+#define SNAP_BITS 4 /* the SNAP_* bits below a narrow entry's tag */
+#define SNAP_MASK ((1u << SNAP_BITS) - 1)
 
 struct cache_snap {
     uint32_t sets;
     uint64_t n, cap, cap_flags; /* entries kept, room for tags and for flags */
     /* the lines, set by set, most recently used first: each line's tag
-     * above the set index and its SNAP_* bits in 32 bits (tags32: tag << 3 |
-     * bits), or, when a tag does not fit in 29 bits, the line numbers (tags)
+     * above the set index and its SNAP_* bits in 32 bits (tags32: tag <<
+     * SNAP_BITS | bits), or, when a tag does not fit in 28 bits, the line numbers (tags)
      * and the bits (flags) apart (wide); read_entry() reads either */
     bool wide;
     uint32_t set_shift;
@@ -119,7 +121,9 @@ static inline __attribute__((always_inline)) void walk_prefetch(const cache_t *c
 
 static inline uint8_t meta_flags(const cache_meta_t *mt)
 {
-    return (uint8_t)((uint8_t)mt->dirty * SNAP_DIRTY | (uint8_t)mt->prefetched * SNAP_PF);
+    return (uint8_t)((mt->dirty != CACHE_CLEAN) * SNAP_DIRTY |
+                     (mt->dirty == CACHE_DIRTY_ZEROS) * SNAP_ZEROS |
+                     (uint8_t)mt->prefetched * SNAP_PF);
 }
 
 /* The valid ways of a set from the most to the least recently used: the
@@ -169,7 +173,7 @@ static void fp_rebuild(const cache_t *c, uint64_t set)
 /* One set of cache_snap_take(): its n valid lines from the recency list's
  * head (as recency() gives them, without the list of ways; a full set needs
  * no tag tested) at entry k on; returns the next entry. *fits turns false
- * when a tag needs more than 29 bits (narrow only). */
+ * when a tag needs more than 28 bits (narrow only). */
 static inline __attribute__((always_inline)) uint64_t
 take_set(const cache_t *c, uint64_t set, uint32_t n, uint32_t *t32, uint64_t *t64, uint8_t *f8,
          double *live, uint32_t shift, double floor_cycles, const bool wide, const bool full,
@@ -199,12 +203,12 @@ take_set(const cache_t *c, uint64_t set, uint32_t n, uint32_t *t32, uint64_t *t6
             f8[k++] = (uint8_t)f;
         } else {
             over |= line >> shift;
-            t32[k++] = (uint32_t)(line >> shift) << 3 | f;
+            t32[k++] = (uint32_t)(line >> shift) << SNAP_BITS | f;
         }
     }
     assert(full ? got == ways : got == n);
-    if (!wide && over >= UINT64_C(1) << 29)
-        *fits = false; /* a tag needs more than 29 bits: wide */
+    if (!wide && over >= UINT64_C(1) << (32 - SNAP_BITS))
+        *fits = false; /* a tag needs more than 28 bits: wide */
     *nlive_io = nlive;
     return k;
 }
@@ -308,8 +312,8 @@ static inline snap_entry_t read_entry(const snap_reader_t *r, uint64_t set, uint
         sf = r->f8[k];
     } else {
         uint32_t x = r->t32[k];
-        e.line = (uint64_t)(x >> 3) << r->shift | set;
-        sf = (uint8_t)(x & 7);
+        e.line = (uint64_t)(x >> SNAP_BITS) << r->shift | set;
+        sf = (uint8_t)(x & SNAP_MASK);
     }
     e.flags = (uint8_t)(sf & ~SNAP_LIVE);
     e.ready = (sf & SNAP_LIVE) ? r->live[(*j)++] : -INFINITY;
@@ -372,14 +376,14 @@ same_as(const cache_t *c, const cache_snap_t *s, const bool wide, const bool mov
 
 /* A live line, taken as snapshot line e, in the narrow snapshot's form: its
  * tag above the set index and SNAP_* bits (*is_live: its time is not past
- * at floor_now), in 64 bits: a tag that needs more than 29 bits makes it
+ * at floor_now), in 64 bits: a tag that needs more than 28 bits makes it
  * 2^32 or more, equal to no narrow entry (a line number is below 2^58, so
  * the shift loses nothing). */
 static inline uint64_t narrow_word(uint64_t e, const cache_meta_t *mt, uint32_t shift,
                                    double floor_now, bool *is_live)
 {
     *is_live = !(mt->ready_cycles < floor_now);
-    return (e >> shift) << 3 | meta_flags(mt) | (*is_live ? SNAP_LIVE : 0);
+    return (e >> shift) << SNAP_BITS | meta_flags(mt) | (*is_live ? SNAP_LIVE : 0);
 }
 
 /* same_as() for the narrow layout, the other way round: each live line is

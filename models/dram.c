@@ -38,6 +38,7 @@ dram_t *dram_create(const machine_t *m)
     d->zero_fraction = m->mem_zero_write_fraction;
     /* 0 only in a machine built without the loader, whose default is 1 */
     d->zero_data_fraction = m->mem_zero_data_fraction > 0 ? m->mem_zero_data_fraction : 1.0;
+    d->zero_wb_fraction = m->mem_zero_writeback_fraction > 0 ? m->mem_zero_writeback_fraction : 1.0;
     d->bus_cpl = per_line(m->mem_combined_bpc, line);
     d->turn = m->mem_turnaround_ns * m->freq_ghz;
     d->batch = m->mem_write_queue ? m->mem_write_queue : 1;

@@ -19,7 +19,9 @@
  *  - A full line of zero data that non-temporal stores send (MOVNTI, STNP
  *    of zeros) costs memory.zero_data_fraction of a data line on the same
  *    two servers (1, the default: the memory side does not look at the
- *    data). Write-backs of cached lines are data lines.
+ *    data). A cached line's write-back costs memory.zero_writeback_fraction
+ *    of a data line when the line holds zeros (the caches carry what a
+ *    dirty line holds: models/cache.h), else it is data.
  *  - Times are core cycles; bandwidths bytes/cycle.
  */
 #ifndef CLEARSIM_DRAM_H
@@ -38,6 +40,7 @@ typedef enum dram_line {
     DRAM_LINE_DATA = 0, /* data (or a partial line) */
     DRAM_LINE_ZEROS,    /* a full line of zero data from non-temporal stores */
     DRAM_LINE_ZEROING,  /* a line a zeroing operation writes (CLZERO, DC ZVA, elided zeros) */
+    DRAM_LINE_WB_ZEROS, /* the write-back of a cached line that holds zeros */
 } dram_line_t;
 
 dram_t *dram_create(const machine_t *m);

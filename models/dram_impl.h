@@ -24,6 +24,7 @@ struct dram {
     double wr_cpl;        /* write link: cycles per data line */
     double zero_fraction; /* a zeroing operation's line: share of a data line's link and bus time */
     double zero_data_fraction; /* a full line of zero data from NT stores: the same share */
+    double zero_wb_fraction;   /* a written-back line of zeros: the same share */
     double bus_cpl;            /* shared bus: cycles per line */
     double turn;               /* cycles per direction change */
     uint32_t batch;            /* writes per bus batch */
@@ -57,9 +58,10 @@ static inline double dram_i_write(dram_t *d, double t, dram_line_t what)
 {
     double start = timing_max(t, d->wr_free);
     stats_bound_t w = d->wr_free > t ? STATS_BOUND(ST_BOUND_MEM_WRITE_LINK) : STATS_BOUND_NONE;
-    double share = what == DRAM_LINE_ZEROING ? d->zero_fraction
-                   : what == DRAM_LINE_ZEROS ? d->zero_data_fraction
-                                             : 1.0;
+    double share = what == DRAM_LINE_ZEROING    ? d->zero_fraction
+                   : what == DRAM_LINE_ZEROS    ? d->zero_data_fraction
+                   : what == DRAM_LINE_WB_ZEROS ? d->zero_wb_fraction
+                                                : 1.0;
     d->wr_free = start + d->wr_cpl * share;
     /* The controller's write queue holds `batch` lines: a write is accepted
      * while the bus backlog is shorter than that, else it waits (this is

@@ -59,7 +59,8 @@ struct hier {
     pf_t *pf1, *pf2;
     dram_t *dram;
     uint32_t line_bytes;
-    bool pf1_stores, pf2_stores;      /* lN.prefetch.stores: stores train that prefetcher */
+    bool pf1_stores, pf2_stores; /* lN.prefetch.stores: stores train that prefetcher */
+    bool zeros; /* lines of zeros are kept apart (memory.zero_writeback_fraction < 1) */
     double lat1, lat2, lat3, lat_mem; /* cycles */
     double cpl21, cpl32;              /* fill servers: cycles per line */
     bool wb21;                        /* l2.writeback_link shared: L1 victims take cpl21 */
@@ -159,6 +160,8 @@ hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, s
     h->pf1 = pf_create(&m->l1.prefetch, h->line_bytes);
     h->pf2 = pf_create(&m->l2.prefetch, h->line_bytes);
     h->pf1_stores = m->l1.prefetch.stores;
+    /* a line's zeros are told from data only where its write-back costs less */
+    h->zeros = m->mem_zero_writeback_fraction > 0 && m->mem_zero_writeback_fraction < 1;
     h->pf2_stores = m->l2.prefetch.stores;
     h->lat1 = m->l1.latency_cycles;
     h->lat2 = m->l2.latency_cycles;
@@ -208,6 +211,12 @@ static double mem_write(hier_t *h, double t, uint32_t bytes, dram_line_t what)
     return dram_i_write(h->dram, t, what);
 }
 
+/* What a dirty line's write-back sends: its zeros, or data. */
+static inline dram_line_t wb_what(uint8_t dirty)
+{
+    return dirty == CACHE_DIRTY_ZEROS ? DRAM_LINE_WB_ZEROS : DRAM_LINE_DATA;
+}
+
 /* ---- fills and evictions ------------------------------------------------ */
 
 /* l3.foreign_fills: if this core's line at a has been aged out of L3 by the
@@ -221,7 +230,7 @@ static void l3_age_out(hier_t *h, uint64_t a, double t)
     cache_meta_t out;
     if (cache_i_remove(h->l3, a, &out) && out.dirty) {
         count(h, ST_L3_WRITEBACKS, h->line_bytes);
-        mem_write(h, t, h->line_bytes, DRAM_LINE_DATA);
+        mem_write(h, t, h->line_bytes, wb_what(out.dirty));
     }
 }
 
@@ -232,14 +241,15 @@ static inline void l3_age(hier_t *h, uint64_t a, double t)
         l3_age_out(h, a, t);
 }
 
-HIER_HOT void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
+HIER_HOT void l3_fill(hier_t *h, uint64_t a, uint8_t dirty, double ready, double t)
 {
     cache_victim_t v = {0};
     l3_age(h, a, t);
     cache_i_prefetch(h->l3, a);
     cache_meta_t *p = cache_i_lookup_or_insert(h->l3, a, true, ready, dirty, false, &v);
     if (p) {
-        p->dirty |= dirty;
+        if (dirty) /* the copy from above is the newer */
+            p->dirty = dirty;
         cache_i_touched(h->l3, a, p, t);
         return;
     }
@@ -247,15 +257,15 @@ HIER_HOT void l3_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     if (!v.valid)
         return;
     if (h->incl == MACHINE_INCL_INCLUSIVE) {
-        cache_meta_t up;
-        if (cache_i_remove(h->l1, v.addr, &up) && up.dirty)
-            v.meta.dirty = true;
+        cache_meta_t up; /* the copies above are newer, L1's the newest */
         if (cache_i_remove(h->l2, v.addr, &up) && up.dirty)
-            v.meta.dirty = true;
+            v.meta.dirty = up.dirty;
+        if (cache_i_remove(h->l1, v.addr, &up) && up.dirty)
+            v.meta.dirty = up.dirty;
     }
     if (v.meta.dirty) {
         count(h, ST_L3_WRITEBACKS, h->line_bytes);
-        mem_write(h, t, h->line_bytes, DRAM_LINE_DATA);
+        mem_write(h, t, h->line_bytes, wb_what(v.meta.dirty));
         /* Back-pressure: the L3 takes its next fill only once memory has
          * accepted this victim (a full write queue stalls the fill path, so
          * a stream of dirty victims runs at the memory's write rate). */
@@ -274,7 +284,7 @@ HIER_HOT double l2_evicted(hier_t *h, cache_victim_t *v, double t)
 {
     cache_meta_t up;
     if (cache_i_remove(h->l1, v->addr, &up) && up.dirty)
-        v->meta.dirty = true; /* L2 is inclusive of L1 */
+        v->meta.dirty = up.dirty; /* L2 is inclusive of L1; L1's copy is the newer */
     if (v->meta.dirty)
         count(h, ST_L2_WRITEBACKS, h->line_bytes);
     if (h->l3) {
@@ -287,7 +297,7 @@ HIER_HOT double l2_evicted(hier_t *h, cache_victim_t *v, double t)
             return at;
         }
     } else if (v->meta.dirty) {
-        mem_write(h, t, h->line_bytes, DRAM_LINE_DATA);
+        mem_write(h, t, h->line_bytes, wb_what(v->meta.dirty));
         stats_bound_t w = dram_i_accept_why(h->dram);
         h->why_way = w == STATS_BOUND_NONE ? B(ST_BOUND_MEM_WRITE_LINK) : w;
         return timing_max(t, dram_i_last_accept(h->dram));
@@ -306,8 +316,8 @@ static inline double l2_inserted(hier_t *h, cache_victim_t *v, double t)
  * may be present (then it is only marked dirty). Returns when the way it
  * takes is free: when the level below accepted the victim (back-pressure:
  * a full write path stalls the fills that need its ways), else t. */
-HIER_HOT double l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, double ready, double t,
-                        bool absent)
+HIER_HOT double l2_fill(hier_t *h, uint64_t a, uint8_t dirty, bool prefetched, double ready,
+                        double t, bool absent)
 {
     cache_victim_t v = {0};
     if (absent) {
@@ -315,14 +325,15 @@ HIER_HOT double l2_fill(hier_t *h, uint64_t a, bool dirty, bool prefetched, doub
     } else {
         cache_meta_t *p = cache_i_lookup_or_insert(h->l2, a, true, ready, dirty, prefetched, &v);
         if (p) {
-            p->dirty |= dirty;
+            if (dirty) /* the copy from above is the newer */
+                p->dirty = dirty;
             return t;
         }
     }
     return l2_inserted(h, &v, t);
 }
 
-HIER_HOT void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
+HIER_HOT void l1_fill(hier_t *h, uint64_t a, uint8_t dirty, double ready, double t)
 {
     cache_victim_t v = {0};
     cache_i_insert(h->l1, a, ready, dirty, false, &v);
@@ -332,12 +343,12 @@ HIER_HOT void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
     if (h->wb21) /* the line crosses the fills' link: later fills queue behind it */
         serve(&h->free21, t, h->cpl21);
     cache_victim_t v2 = {0};
-    cache_meta_t *p = cache_i_lookup_or_insert(h->l2, v.addr, false, t, true, false, &v2);
+    cache_meta_t *p = cache_i_lookup_or_insert(h->l2, v.addr, false, t, v.meta.dirty, false, &v2);
     /* Not back-pressured (a known simplification): an L1 write-back that
      * misses the inclusive L2 is rare, and its L2 victim's hand-off time is
      * not charged to the fill that caused it. */
     if (p)
-        p->dirty = true;
+        p->dirty = v.meta.dirty;
     else
         l2_inserted(h, &v2, t);
 }
@@ -347,10 +358,10 @@ HIER_HOT void l1_fill(hier_t *h, uint64_t a, bool dirty, double ready, double t)
 /* The line missed L2: find it in L3 or memory. Returns when its data (or,
  * with noread, its ownership) reaches L2; *dirty says whether it came dirty
  * out of a victim L3. */
-HIER_HOT double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, bool *dirty)
+HIER_HOT double beyond_l2(hier_t *h, uint64_t a, double t, bool noread, uint8_t *dirty)
 {
     stats_bound_t *why = &h->wb;
-    *dirty = false;
+    *dirty = CACHE_CLEAN;
     if (h->l3) {
         l3_age(h, a, t);
         cache_i_prefetch(h->l3, a);
@@ -397,7 +408,7 @@ HIER_HOT void l2_prefetch(hier_t *h, uint64_t a, double t)
         if (cache_i_lookup(h->l2, p, false) || cache_i_lookup(h->l1, p, false))
             continue;
         double t2 = mshr_i_acquire(h->mq2, t);
-        bool dirty;
+        uint8_t dirty;
         stats_bound_t w;
         double data = beyond_l2(h, p, t2, false, &dirty);
         w = h->wb;
@@ -436,7 +447,7 @@ static double from_l2(hier_t *h, uint64_t a, double t, bool noread, bool train)
     } else {
         count(h, ST_L2_MISSES, h->line_bytes);
         double t2 = mshr_i_acquire(h->mq2, t);
-        bool dirty;
+        uint8_t dirty;
         data = beyond_l2(h, a, t2, noread, &dirty);
         *why = after_wait(t2 > t ? B(ST_BOUND_L2_MISS_SLOTS_DRAM) : STATS_BOUND_NONE, h->wb);
         double way = l2_fill(h, a, dirty, false, data, t2, true);
@@ -477,14 +488,17 @@ HIER_HOT void l1_prefetch(hier_t *h, uint64_t a, double t)
     }
 }
 
-static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit,
-                                bool l1_slot)
+static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t how,
+                                hier_content_t what, bool *hit, bool l1_slot)
 {
     uint64_t a = addr & ~(uint64_t)(h->line_bytes - 1);
+    /* a missed line's content below is not known here: part of it is data */
+    const uint8_t content = h->zeros && what == HIER_ZEROS_LINE ? CACHE_DIRTY_ZEROS : CACHE_DIRTY;
     cache_meta_t *p = cache_i_lookup(h->l1, a, true);
     if (p) {
         count(h, ST_L1_HITS, h->line_bytes);
-        p->dirty = true;
+        if (!(what == HIER_ZEROS_PART && p->dirty == CACHE_DIRTY_ZEROS))
+            p->dirty = content;
         double r = timing_max(t, p->ready_cycles);
         h->why = p->ready_cycles > t ? h->why_fill1 : STATS_BOUND_NONE;
         *hit = true;
@@ -510,20 +524,22 @@ static inline double store_line(hier_t *h, uint64_t addr, double t, hier_own_t h
     } else {
         count(h, ST_L1_FILLS_NOREAD, h->line_bytes);
     }
-    l1_fill(h, a, true, data, t1);
+    l1_fill(h, a, content, data, t1);
     if (h->pf1_stores)
         l1_prefetch(h, a, t);
     return data;
 }
 
-double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
+double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, hier_content_t what,
+                  bool *hit)
 {
-    return store_line(h, addr, t, how, hit, true);
+    return store_line(h, addr, t, how, what, hit, true);
 }
 
-double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit)
+double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how,
+                             hier_content_t what, bool *hit)
 {
-    return store_line(h, addr, t, how, hit, false);
+    return store_line(h, addr, t, how, what, hit, false);
 }
 
 double hier_load(hier_t *h, uint64_t addr, double t, bool *hit, double *issued)
@@ -594,6 +610,7 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
     cache_meta_t out;
     if (level == HIER_MEM || (level == HIER_L3 && !h->l3))
         return hier_write_around(h, a, t, h->line_bytes, what);
+    const uint8_t content = h->zeros && what != DRAM_LINE_DATA ? CACHE_DIRTY_ZEROS : CACHE_DIRTY;
     if (cache_i_remove(h->l1, a, &out) && out.dirty)
         count(h, ST_L1_WRITEBACKS, h->line_bytes);
     count(h, ST_L1_NOALLOC, h->line_bytes);
@@ -604,16 +621,16 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
             serve_why(&h->free21, t, h->cpl21, B(ST_BOUND_L2_FILL_BANDWIDTH), &h->why, t);
         if (p) {
             count(h, ST_L2_HITS, h->line_bytes);
-            p->dirty = true;
+            p->dirty = content;
             return accept;
         }
         count(h, ST_L2_MISSES, h->line_bytes);
         double t2 = mshr_i_acquire(h->mq2, t);
-        bool dirty;
+        uint8_t dirty;
         stats_bound_t w;
         double own = beyond_l2(h, a, t2, true, &dirty);
         w = h->wb;
-        double way = l2_fill(h, a, true, false, own, t2, true);
+        double way = l2_fill(h, a, content, false, own, t2, true);
         mshr_i_commit(h->mq2, timing_max(own, way));
         occupy(h, 1, t2, timing_max(own, way));
         double r = timing_max(accept, timing_max(t2, way));
@@ -630,11 +647,11 @@ double hier_stream_store(hier_t *h, uint64_t addr, double t, hier_level_t level,
     cache_meta_t *p = cache_i_lookup(h->l3, a, true);
     if (p) {
         count(h, ST_L3_HITS, h->line_bytes);
-        p->dirty = true;
+        p->dirty = content;
         cache_i_touched(h->l3, a, p, t);
     } else {
         count(h, ST_L3_MISSES, h->line_bytes);
-        l3_fill(h, a, true, accept, t);
+        l3_fill(h, a, content, accept, t);
     }
     return accept;
 }

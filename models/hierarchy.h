@@ -31,18 +31,26 @@ typedef enum hier_own {
     HIER_NOREAD,  /* ownership without reading (the whole line is overwritten) */
 } hier_own_t;
 
+/* What a store writes into its line, for what the line's write-back sends
+ * (memory.zero_writeback_fraction): data, zeros over part of the line (the
+ * line holds zeros only if it held zeros before), or a whole line of zeros. */
+typedef enum hier_content { HIER_DATA = 0, HIER_ZEROS_PART, HIER_ZEROS_LINE } hier_content_t;
+
 typedef enum hier_level { HIER_L2 = 2, HIER_L3 = 3, HIER_MEM = 4 } hier_level_t;
 
 hier_t *hier_create(const machine_t *m, uint64_t seed, stats_t *st, char *err, size_t errlen);
 void hier_destroy(hier_t *h);
 void hier_set_contig(hier_t *h, uint64_t contig_bytes);
 
-/* Make the line holding addr writable in L1; returns when it is owned. */
-double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit);
+/* Make the line holding addr writable in L1 for a store that writes `what`;
+ * returns when it is owned. */
+double hier_store(hier_t *h, uint64_t addr, double t, hier_own_t how, hier_content_t what,
+                  bool *hit);
 /* The same for a request that does not hold an L1 miss slot (a string
  * engine tracked at L2, string.l1_fill_buffers false): only the L2's miss
  * slots bound how many are in flight. */
-double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how, bool *hit);
+double hier_store_l2_tracked(hier_t *h, uint64_t addr, double t, hier_own_t how,
+                             hier_content_t what, bool *hit);
 /* Bring the line into L1 for a load; returns when the data arrives.
  * *issued: when the load could go (t for a hit; for a miss, when an L1 miss
  * slot took it). */

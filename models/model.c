@@ -200,6 +200,12 @@ static inline double port_cycles(const model_t *md, uint32_t bytes, double store
 
 /* ---- line processing ---------------------------------------------------- */
 
+/* What a store of `fill` over the whole line (full) or part of it writes. */
+static inline hier_content_t hier_content(uint8_t fill, bool full)
+{
+    return fill != 0 ? HIER_DATA : full ? HIER_ZEROS_LINE : HIER_ZEROS_PART;
+}
+
 static void store_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
@@ -258,7 +264,7 @@ static void store_line(model_t *md, const pending_line_t *pl)
         ready = hier_stream_store(md->h, pl->line, t, (hier_level_t)lvl, DRAM_LINE_DATA);
     else {
         bool hit;
-        ready = hier_store(md->h, pl->line, t, HIER_RFO, &hit);
+        ready = hier_store(md->h, pl->line, t, HIER_RFO, hier_content(pl->fill, full), &hit);
     }
     commit_after(md, ready, hier_after_wait(why, (*md->hwhy)), md->slm.port_cycles,
                  B(ST_BOUND_STORE_ISSUE));
@@ -586,8 +592,9 @@ static void string_op(model_t *md, const trace_op_t *op)
             } else {
                 bool hit;
                 hier_own_t how = (full && !m->string_rfo) ? HIER_NOREAD : HIER_RFO;
-                ready = m->string_l1_slots ? hier_store(md->h, line, t, how, &hit)
-                                           : hier_store_l2_tracked(md->h, line, t, how, &hit);
+                const hier_content_t what = hier_content(op->fill, full);
+                ready = m->string_l1_slots ? hier_store(md->h, line, t, how, what, &hit)
+                                           : hier_store_l2_tracked(md->h, line, t, how, what, &hit);
             }
             if (answer)
                 t_answered = timing_max(t_answered, timing_min(ready, t + mem_cycles));
@@ -669,7 +676,7 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
                 ready = hier_stream_store(md->h, a, t, (hier_level_t)lvl, DRAM_LINE_ZEROING);
             } else {
                 bool hit;
-                ready = hier_store(md->h, a, t, HIER_NOREAD, &hit);
+                ready = hier_store(md->h, a, t, HIER_NOREAD, HIER_ZEROS_LINE, &hit);
             }
             bump(md, ST_L1_ACCESSES, 1, lb);
             commit_after(md, ready, hier_after_wait(why, (*md->hwhy)),

@@ -842,6 +842,61 @@ static void test_nt_zero_data(void **state)
     dram_destroy(d);
 }
 
+/* memory.zero_writeback_fraction: the write-back of a cached line that holds
+ * zeros costs that share of a data line on the write link. A write-allocate
+ * clear of 2048 lines (8-byte stores, 128 times the caches' 84 lines) with
+ * a write link of 1 B/cycle (64 cycles a data line), which binds (8 L1 miss
+ * slots read a line each per 100 cycles, 12.5 a line): every line is read,
+ * written and, but for the lines still cached at the end, written back.
+ * Zeros at 0.5 save 32 cycles a write-back; at 1 (the default) zeros cost as
+ * data; a line written with seven 8-byte stores of zeros (56 B: part of a
+ * line, whose rest came from memory) is data whatever the fraction. */
+static uint64_t wb_cycles(double fraction, uint8_t fill, uint32_t stores_a_line, uint64_t *wb)
+{
+    machine_t m;
+    tiny_machine(&m);
+    m.mem_write_bpc = 1;
+    m.mem_write_latency_ns = 1;
+    m.mem_zero_writeback_fraction = fraction;
+    model_t *md = mk(&m);
+    for (uint32_t l = 0; l < 2048; l++)
+        op(md, TRACE_STORE, BASE + l * 64ull, stores_a_line * 8ull, stores_a_line, 8, fill, 0);
+    stats_t st = finish(md);
+    model_destroy(md);
+    *wb = st.count[ST_DRAM_WRITES];
+    return st.count[ST_CYCLES];
+}
+
+static void test_writeback_zeros(void **state)
+{
+    (void)state;
+    uint64_t wb_data, wb_zeros, wb;
+    uint64_t data = wb_cycles(0.5, 0x5a, 8, &wb_data), zeros = wb_cycles(0.5, 0, 8, &wb_zeros);
+    assert_int_equal(wb_data, wb_zeros);
+    assert_true(wb_data >= 2048 - 84 && wb_data <= 2048);
+    /* the link's time, 64 cycles a write-back of data and 32 of zeros, after the
+     * caches' 84 lines have filled at 12.5 cycles a line (1050) */
+    assert_true(data >= wb_data * 64 + 1000 && data <= wb_data * 64 + 1200);
+    assert_true(zeros >= wb_zeros * 32 + 1000 && zeros <= wb_zeros * 32 + 1200);
+    assert_true(data - zeros + 100 >= wb_data * 32 && data - zeros <= wb_data * 32 + 100);
+    /* threshold: at 1 zeros are data, cycle for cycle */
+    assert_int_equal(wb_cycles(1, 0, 8, &wb), wb_cycles(1, 0x5a, 8, &wb));
+    assert_int_equal(wb_cycles(1, 0, 8, &wb), data);
+    /* part of a line: data */
+    assert_int_equal(wb_cycles(0.5, 0, 7, &wb), wb_cycles(0.5, 0x5a, 7, &wb));
+    /* the link's own share: a written-back line of zeros at 0.5 takes 32 cycles */
+    machine_t m;
+    tiny_machine(&m);
+    m.mem_write_bpc = 1;
+    m.mem_zero_writeback_fraction = 0.5;
+    dram_t *d = dram_create(&m);
+    assert_non_null(d);
+    dram_write(d, 0, DRAM_LINE_WB_ZEROS);
+    dram_write(d, 0, DRAM_LINE_DATA);
+    assert_true(dram_drain(d, 0) == 32 + 64);
+    dram_destroy(d);
+}
+
 /* Exact bulk stepping on the tiny machine. Every set count is below the
  * commit ring's 4096 lines, so the period P is 4096 lines. A 2 MiB run of
  * 8-byte stores (32768 lines, 8 periods): the snapshot is taken at op line
@@ -1093,6 +1148,7 @@ int main(void)
         cmocka_unit_test(test_dram_turnaround),
         cmocka_unit_test(test_dram_read_behind_write_why),
         cmocka_unit_test(test_nt_zero_data),
+        cmocka_unit_test(test_writeback_zeros),
         cmocka_unit_test(test_dirty_writebacks_reach_memory),
         cmocka_unit_test(test_prefetch_boundary),
         cmocka_unit_test(test_prefetch_stores),

@@ -35,16 +35,25 @@ static void test_zero_data_share(void **state)
     assert_true(xcg_zero_data_share(22.0, NAN) == 1.0);
 }
 
-/* the read and data probes together; 0 (the file's bus) when either is unknown */
+/* the read and data probes together, or twice the data fill when that is
+ * less; 0 (the file's bus) when the read or the data probe is unknown */
 static void test_bus(void **state)
 {
     (void)state;
-    assert_true(fabs(xcg_bus_gib(30.25, 31.33) - 61.58) < 1e-12);
-    assert_true(fabs(xcg_bus_gib(22.0, 17.5) - 39.5) < 1e-12);
-    assert_true(xcg_bus_gib(0.0, 17.5) == 0.0);
-    assert_true(xcg_bus_gib(22.0, 0.0) == 0.0);
-    assert_true(xcg_bus_gib(NAN, 17.5) == 0.0);
-    assert_true(xcg_bus_gib(22.0, NAN) == 0.0);
+    assert_true(fabs(xcg_bus_gib(30.25, 31.33, 0) - 61.58) < 1e-12);
+    assert_true(fabs(xcg_bus_gib(22.0, 17.5, NAN) - 39.5) < 1e-12);
+    assert_true(xcg_bus_gib(0.0, 17.5, 10) == 0.0);
+    assert_true(xcg_bus_gib(22.0, 0.0, 10) == 0.0);
+    assert_true(xcg_bus_gib(NAN, 17.5, 10) == 0.0);
+    assert_true(xcg_bus_gib(22.0, NAN, 10) == 0.0);
+    /* the Zen 5 guest's fill_bus.sh pass 0: reads 32.45, NT data 35.02, the
+     * AVX-512 fill 23.51: 47.02, under the links' 67.47 */
+    assert_true(fabs(xcg_bus_gib(32.45, 35.02, 23.51) - 47.02) < 1e-12);
+    /* at the threshold: a fill of half the links' sum gives their sum; a hair
+     * under, twice itself */
+    assert_true(fabs(xcg_bus_gib(30.0, 34.0, 32.0) - 64.0) < 1e-12);
+    assert_true(fabs(xcg_bus_gib(30.0, 34.0, 31.99) - 63.98) < 1e-12);
+    assert_true(fabs(xcg_bus_gib(30.0, 34.0, 40.0) - 64.0) < 1e-12);
 }
 
 /* The host page's miss: a 4 KiB page at 32 GiB/s takes 4096 / 32 GiB/s =

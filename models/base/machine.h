@@ -280,6 +280,9 @@ typedef struct machine {
     uint32_t mem_zero_data_stores;  /* memory.zero_data_stores: the most non-temporal stores
                                      * a line of zeros may be written with and still cost
                                      * memory.zero_data_fraction (0: any number) */
+    /* memory.zero_writeback_fraction: cost of the write-back of a cached line of
+     * zeros (1 = as data) */
+    double mem_zero_writeback_fraction;
 
     /* TLB (tlb.*) */
     uint32_t tlb_entries_4k; /* tlb.entries_4k */

@@ -224,6 +224,10 @@ static const cfg_key_t keys[] = {
         NULL,
         "time on the write link and bus of a full line of zero data that non-temporal stores send "
         "to memory, relative to a line of other data (1 = the data does not matter)"),
+    KEY("memory.zero_writeback_fraction", CFG_T_DOUBLE, mem_zero_writeback_fraction, DEF("1"), 0.02,
+        1, FIT, NULL,
+        "time on the write link and bus of the write-back of a cached line that holds zeros (a "
+        "temporal clear's lines), relative to a line of data (1 = the data does not matter)"),
     KEY("memory.zero_data_stores", CFG_T_U32, mem_zero_data_stores, DEF("0"), 0, 64, FIX, NULL,
         "the most non-temporal stores a full line of zeros may be written with and still cost "
         "memory.zero_data_fraction (1: one full-line store, as a 64-byte VMOVNTDQ; a line of "

@@ -23,12 +23,13 @@
 #include "sim/study/host_miss.h"
 
 #define FOLIO_BYTES  (2ull << 20)
-#define XCG_OWN_SETS (5 + HOSTMISS_SETS) /* the most --set a pass adds: memory, host */
+#define XCG_OWN_SETS (6 + HOSTMISS_SETS) /* the most --set a pass adds: memory, host */
 
 bool xcg_role_is_probe(xcg_role_t r)
 {
     return r == XCG_PROBE_READ || r == XCG_PROBE_WRITE || r == XCG_PROBE_ZERO ||
-           r == XCG_PROBE_WRITE_AHEAD || r == XCG_PROBE_ZERO_AHEAD || r == XCG_PROBE_LATENCY;
+           r == XCG_PROBE_WRITE_AHEAD || r == XCG_PROBE_ZERO_AHEAD || r == XCG_PROBE_LATENCY ||
+           r == XCG_PROBE_FILL;
 }
 
 static const xcg_case_t *role_case(const xcg_study_t *st, xcg_role_t role)
@@ -68,11 +69,14 @@ static void add(xcg_study_t *st, xcg_role_t role, const char *id, wl_kind_t kind
     s->preempt = CALLER_PREEMPT_LAZY;
     char sz[32];
     unit_format_size(size, sz, sizeof sz);
-    if (kind == WL_MEMSET)
+    if (kind == WL_MEMSET) {
         snprintf(c->args, sizeof c->args, "--workload memset --caller %s%s --page 2MB -s %s -f %s",
                  wl_caller_name(caller), caller == WL_CALLER_EXTENT ? " --preempt lazy" : "", sz,
                  fn);
-    else
+        if (fill)
+            snprintf(c->args + strlen(c->args), sizeof c->args - strlen(c->args), " --fill %u",
+                     fill);
+    } else
         snprintf(c->args, sizeof c->args, "--workload %s --page 2MB -s %s -f %s --fill %u",
                  wl_kind_name(kind), sz, fn, fill);
 }
@@ -134,6 +138,14 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
                 add(st, XCG_PROBE_ZERO_AHEAD, "probe-zero-ahead", WL_NTSTORE, twin,
                     WL_CALLER_REPEAT, size_bytes, 0);
             }
+            break;
+        }
+    /* the fill: the widest temporal store, data, one call per folio */
+    static const char *const fills[] = {"avx512", "avx2", "unrolled", "stp"};
+    for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++)
+        if (both_run(fills[i], m, h)) {
+            add(st, XCG_PROBE_FILL, "probe-fill", WL_MEMSET, fills[i], WL_CALLER_EXTENT, size_bytes,
+                0x5a);
             break;
         }
     if (!role_case(st, XCG_PROBE_READ) || !role_case(st, XCG_PROBE_WRITE)) {
@@ -241,9 +253,12 @@ double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib)
     return d <= 1.0 ? d : 1.0; /* zeros no cheaper than data (or, by noise, dearer) */
 }
 
-double xcg_bus_gib(double probe_read_gib, double probe_write_gib)
+double xcg_bus_gib(double probe_read_gib, double probe_write_gib, double probe_fill_gib)
 {
-    return probe_read_gib > 0 && probe_write_gib > 0 ? probe_read_gib + probe_write_gib : 0.0;
+    if (!(probe_read_gib > 0) || !(probe_write_gib > 0))
+        return 0.0;
+    double links = probe_read_gib + probe_write_gib;
+    return probe_fill_gib > 0 && 2 * probe_fill_gib < links ? 2 * probe_fill_gib : links;
 }
 
 /* A probe's rate in a pass, 0 when the study has no such probe. */
@@ -279,13 +294,15 @@ static void xcg_task(void *ctx, size_t i)
             w = wa;
             z = za;
         }
-        double bus = xcg_bus_gib(r, w);
+        double bus = xcg_bus_gib(r, w, probe_gib(st, XCG_PROBE_FILL, pass));
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.read_bandwidth=%.4fGB/s", r);
         double lat = probe_gib(st, XCG_PROBE_LATENCY, pass);
         if (lat > 0)
             snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.latency=%.2fns", lat);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.write_bandwidth=%.4fGB/s", w);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_data_fraction=%.4f",
+                 xcg_zero_data_share(w, z));
+        snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_writeback_fraction=%.4f",
                  xcg_zero_data_share(w, z));
         if (bus > 0)
             snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.combined_bandwidth=%.4fGB/s", bus);
@@ -382,10 +399,10 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
                "probe_read_gib_per_s,probe_write_gib_per_s,probe_zero_gib_per_s,"
                "model_zero_data_fraction,model_combined_gib_per_s,probe_write_ahead_gib_per_s,"
                "probe_zero_ahead_gib_per_s,model_host_miss_ns,probe_latency_ns,"
-               "model_file_gib_per_s,started_utc\n");
+               "probe_fill_gib_per_s,model_file_gib_per_s,started_utc\n");
     static const char *const roles[] = {
-        "probe-read",       "probe-write",   "probe-zero", "probe-write-ahead",
-        "probe-zero-ahead", "probe-latency", "base",       "way"};
+        "probe-read",    "probe-write", "probe-zero", "probe-write-ahead", "probe-zero-ahead",
+        "probe-latency", "base",        "way",        "probe-fill"};
     for (uint32_t k = 0; k < st->passes; k++)
         for (size_t i = 0; i < st->n; i++) {
             const xcg_case_t *c = &st->cs[i];
@@ -395,6 +412,7 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
             double wa = probe_gib(st, XCG_PROBE_WRITE_AHEAD, k);
             double za = probe_gib(st, XCG_PROBE_ZERO_AHEAD, k);
             double lw = wa > 0 && za > 0 ? wa : w, lz = wa > 0 && za > 0 ? za : z;
+            double fill = probe_gib(st, XCG_PROBE_FILL, k);
             fprintf(f, "%u,%s,%s,%s,\"%s\",%.4f,", k, c->id, roles[c->role], machine, c->args,
                     c->native_gib[k]);
             if (probe)
@@ -402,7 +420,7 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
             else
                 fprintf(f, "%.4f,", c->model_gib[k]);
             fprintf(f, "%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,", c->clock_ghz[k], r, w, z,
-                    xcg_zero_data_share(lw, lz), xcg_bus_gib(r, lw));
+                    xcg_zero_data_share(lw, lz), xcg_bus_gib(r, lw, fill));
             if (wa > 0 && za > 0)
                 fprintf(f, "%.4f,%.4f,%.2f,", wa, za, st->host_miss_ns[k]);
             else
@@ -410,6 +428,10 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
             double lat = probe_gib(st, XCG_PROBE_LATENCY, k);
             if (lat > 0)
                 fprintf(f, "%.2f,", lat);
+            else
+                fputs(",", f);
+            if (fill > 0)
+                fprintf(f, "%.4f,", fill);
             else
                 fputs(",", f);
             if (!probe)

@@ -17,12 +17,14 @@
  *  - The host's state moves (a guest's write path has halved within half an
  *    hour, and what a line of zeros saves on it against a line of data went
  *    from 0.6 to nothing), so the cases are measured in interleaved passes,
- *    each with six probes of the same pages: a DRAM chase (over 64 MiB, at
+ *    each with seven probes of the same pages: a DRAM chase (over 64 MiB, at
  *    most the cases' size), and over the cases' size a DRAM read (the
  *    widest load), a DRAM write of data (the widest non-temporal store with
- *    fill 0x5a), the same write of zeros, and the last two again through
+ *    fill 0x5a), the same write of zeros, the last two again through
  *    that kernel's _ahead twin (one load from each 4 KiB page before the
- *    stores reach it), each over a buffer of the cases' size: this guest's
+ *    stores reach it), and a fill of data with the widest temporal store,
+ *    one call per 2 MiB folio (each line read for ownership and written
+ *    back), each over a buffer of the cases' size: this guest's
  *    write path runs 1.5-3 times faster over 512 MiB than over 1 GiB
  *    (docs/MODEL.md section 12). Each pass's order is rotated by one.
  *  - A gain's native figure is per pass (the way's rate over the base's in
@@ -42,13 +44,16 @@
  *      data costs on the host's write path now. On the Zen 5 guest the
  *      plain probes ran alike (the host's miss bound both) while the twins
  *      ran at 28-33 and 52-55 GiB/s;
- *    - memory.combined_bandwidth: the read and data rates' sum
- *      (xcg_bus_gib): no shared bus below both links. On the Zen 5 guest no
- *      stream of one core met one: a temporal copy (three lines a line), a
- *      non-temporal one (two) and a narrow one ran alike, 10.5-17 GiB/s, in
- *      slow and fast states alike, while the write probe went from 16 to 32
- *      and one rep stos call per folio kept to 0.85-1.04 of it
- *      (data/native/bus_study.sh, docs/MODEL.md section 13);
+ *    - memory.combined_bandwidth (xcg_bus_gib): the read and data rates'
+ *      sum, or twice the fill's rate when that is less (its two lines a
+ *      line met a limit the two links share). On the Zen 5 guest fills of
+ *      data ran at 22-26 GiB/s where reads alone ran at 31-32 and NT data
+ *      writes at 35-36 (data/native/fill_bus.sh, docs/MODEL.md section 13);
+ *      copies had run too slowly to show it (data/native/bus_study.sh);
+ *    - memory.zero_writeback_fraction: the zero share above too: the
+ *      write-back of a line of zeros costs what an NT line of zeros does
+ *      (fills of zeros ran at 28-33 GiB/s against 22-26 with data, as the
+ *      bus at 0.6 gives; fill_bus.sh);
  *    - when the zero probe paid a host page's miss (hostmiss_ns > 0,
  *      sim/study/host_miss.h):
  *      tlb.host_page 4 KiB, tlb.host_entries the file's (else its
@@ -80,7 +85,7 @@
 #include "sim/host/host.h"
 
 #define XCG_PASSES_MAX     16
-#define XCG_CASES_MAX      12
+#define XCG_CASES_MAX      13
 #define XCG_TOLERANCE      0.15
 #define XCG_DEFAULT_BYTES  (1ull << 30)
 #define XCG_DEFAULT_PASSES 3
@@ -95,6 +100,7 @@ typedef enum xcg_role {
     XCG_PROBE_LATENCY,     /* a chase: the pass's DRAM latency, in ns a load (native_gib) */
     XCG_BASE,              /* page-at-a-time: every gain's denominator */
     XCG_WAY,               /* one call per folio: a gain's numerator */
+    XCG_PROBE_FILL,        /* a temporal fill of data: a line read and a line written back */
 } xcg_role_t;
 
 typedef struct xcg_case {
@@ -140,9 +146,11 @@ double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib);
 
 /* The model's memory.combined_bandwidth at a pass's state, in GiB/s: the
  * read and data probes' rates together (a line read and a line written at
- * once, never more). 0 when either is unknown (the file's own bus stays).
- * Pure; exposed for the tests. */
-double xcg_bus_gib(double probe_read_gib, double probe_write_gib);
+ * once, never more), or twice the data fill's rate (probe_fill_gib: a line
+ * read and one written back a line) when that is less (a fill not known,
+ * 0 or NaN, does not count). 0 when the read or the data probe is unknown
+ * (the file's own bus stays). Pure; exposed for the tests. */
+double xcg_bus_gib(double probe_read_gib, double probe_write_gib, double probe_fill_gib);
 
 /* The cases for this host and machine over size_bytes (a multiple of 2 MiB;
  * 0: XCG_DEFAULT_BYTES). Returns the count, or 0 with *why set when the host
