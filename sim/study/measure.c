@@ -377,6 +377,12 @@ static void suite_rest(measure_t *ms)
                 MACHINE_MB_GBPS, 0);
             add(ms, "ntstore-dram-ahead", "ntstore", twin, CASES_BYTES, 0, 0, 0, MACHINE_MB_GBPS,
                 0);
+            /* a fill of data with the widest temporal store: a line read for
+             * ownership and one written back a line, against the read and
+             * write links a limit they share (measure_fit.c dram_values) */
+            if (st_w)
+                add(ms, "store-dram-data", "store", st_w, CASES_BYTES, 0, 0, 0x5a, MACHINE_MB_GBPS,
+                    0);
         }
     }
     if (lz) {

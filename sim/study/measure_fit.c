@@ -109,6 +109,11 @@ static void dram_values(measure_t *ms)
                         "the host's miss",
                         measure_i_ran(ms, "ntstore-dram-data-ahead")->mb.value,
                         measure_i_ran(ms, "ntstore-dram-ahead")->mb.value);
+        if (measure_i_ran(ms, "store-dram-data")) /* what the fill's bus needs beside it */
+            measure_i_value(ms, "memory.zero_writeback_fraction", v,
+                            "measured: as zero_data_fraction (a written-back line of zeros cost "
+                            "what an NT line of zeros did on the Zen 5 guest: "
+                            "data/native/fill_bus.sh)");
     }
     if (!ld || !cp || !bw)
         return;
@@ -144,12 +149,24 @@ static void dram_values(measure_t *ms)
          * met a shared bus (data/native/bus_study.sh), and the copies' rate,
          * which something else bounds, would hold the write figures at it */
         double wl = measure_i_bpc(ms, "ntstore-dram-data-ahead", 1);
-        cfg_key_format(bw, rd + wl, CFG_FMT_YAML, v, sizeof v);
-        measure_i_value(ms, "memory.combined_bandwidth", v,
-                        "measured: load-dram + ntstore-dram-data-ahead, the read and write links "
-                        "together (no stream of one core meets a shared bus on this guest: "
-                        "data/native/bus_study.sh; %s would give %.3g B/cycle)",
-                        by, bus);
+        /* a fill of data (a read and a write-back a line) below both links
+         * met a limit they share (data/native/fill_bus.sh) */
+        double fl =
+            measure_i_ran(ms, "store-dram-data") ? measure_i_bpc(ms, "store-dram-data", 2) : 0;
+        if (fl > 0 && fl < rd + wl) {
+            cfg_key_format(bw, fl, CFG_FMT_YAML, v, sizeof v);
+            measure_i_value(ms, "memory.combined_bandwidth", v,
+                            "measured: store-dram-data x 2 (a read and a write-back a line), "
+                            "under load-dram + ntstore-dram-data-ahead (%.3g B/cycle): the "
+                            "limit reads and writes share (data/native/fill_bus.sh)",
+                            rd + wl);
+        } else {
+            cfg_key_format(bw, rd + wl, CFG_FMT_YAML, v, sizeof v);
+            measure_i_value(ms, "memory.combined_bandwidth", v,
+                            "measured: load-dram + ntstore-dram-data-ahead, the read and write "
+                            "links together (%s would give %.3g B/cycle)",
+                            by, bus);
+        }
     } else {
         cfg_key_format(bw, bus, CFG_FMT_YAML, v, sizeof v);
         measure_i_value(ms, "memory.combined_bandwidth", v, "measured: %s", by);

@@ -206,8 +206,10 @@ done
 # 21.09 GiB/s against 61.13 with a load ahead. The twins fit the write path, the miss is
 # ntstore-dram's time a page less the model's issue time, and a line of zeros costs the
 # twins' ratio. At 4% slower than the twin (threshold - 1 of HOSTMISS_NOISE) there is no
-# miss, and the plain figures fit it. The figures' footprint is 64 MiB here (1 GiB on the
-# host), so that each fit takes seconds; Release only: the Sanitize build would take minutes.
+# miss, and the plain figures fit it. With the miss, a fill of data under the read and write
+# links together sets the bus to twice it, and zero write-backs cost the twins' share. The
+# figures' footprint is 64 MiB here (1 GiB on the host), so that each fit takes seconds;
+# Release only: the Sanitize build would take minutes.
 if [[ "${CLEARSIM_SANITIZE:-0}" != 1 ]]; then
     for plain in 21.09 58.78; do
         mkdir -p "$TMPD/hm$plain"
@@ -218,6 +220,9 @@ if [[ "${CLEARSIM_SANITIZE:-0}" != 1 ]]; then
             echo "    - {id: ntstore-dram, workload: ntstore, function: avx512_nt, size: 64MiB, loops: 1, gbps: $plain, source: \"measured 2026-12-07T05:09Z\"}"
             echo "    - {id: ntstore-dram-data-ahead, workload: ntstore, function: avx512_nt_ahead, size: 64MiB, fill: 0x5a, loops: 1, gbps: 34.75, source: \"measured 2026-12-07T05:09Z\"}"
             echo "    - {id: ntstore-dram-ahead, workload: ntstore, function: avx512_nt_ahead, size: 64MiB, loops: 1, gbps: 61.13, source: \"measured 2026-12-07T05:09Z\"}"
+            echo "    - {id: store-dram-data, workload: store, function: avx512, size: 64MiB, fill: 0x5a, loops: 1, gbps: 23.51, source: \"data/native/zen5-guest-2026-12-07T1134-fill-bus.csv pass 0\"}"
+            echo "    - {id: load-dram, workload: load, function: load64, size: 64MiB, loops: 1, gbps: 32.45, source: \"data/native/zen5-guest-2026-12-07T1134-fill-bus.csv pass 0\"}"
+            echo "    - {id: copy-dram, workload: copy, function: copy64, size: 64MiB, loops: 1, gbps: 12.0, source: \"a test figure\"}"
         } >"$fxm"
         outm="$TMPD/hm$plain/fitted.yaml"
         cs detect --measure --figures "$fxm" -o "$outm" -q
@@ -242,6 +247,17 @@ assert m and abs(float(m.group(1)) + float(m.group(2)) - 180.9) < 0.11, sys.argv
 PY
             grep -E '^    line_zero: ' "$outm" | grep -q '# same silicon: nt_line x zen5-epyc-9005' ||
                 fail "tlb.host_miss.line_zero is not in the base's proportion"
+            # the fill of data at 23.51 GiB/s, under the links together: the bus is twice it,
+            # and a written-back line of zeros costs the twins' share
+            bus=$(grep -E '^  combined_bandwidth: ' "$outm")
+            [[ $bus == *"# measured: store-dram-data x 2 (a read and a write-back a line)"* ]] ||
+                fail "the bus is not twice the fill: $bus"
+            ghzm=$(awk '/^core:/{m=1; next} /^[a-z]/{m=0} m && /^  freq:/{sub(/GHz/, "", $2); print $2}' "$outm")
+            awk -v b="$(sed -E 's/^ *combined_bandwidth: ([0-9.]+).*/\1/' <<<"$bus")" -v g="$ghzm" \
+                'BEGIN { r = b * g * 1e9 / 2^30 / 47.02; exit !(r > 0.999 && r < 1.001) }' ||
+                fail "the bus is not 2 x 23.51 GiB/s: $bus"
+            grep -E '^  zero_writeback_fraction: 0.5685 ' "$outm" | grep -q '# measured: as zero_data_fraction' ||
+                fail "zero_writeback_fraction is not the twins' share: $(grep zero_writeback "$outm")"
         else
             [[ -z $hp || $hp == *"host_page: 0 "* ]] || fail "a miss within the noise set tlb.host_page: $hp"
             [[ $wb == *"ntstore-dram-data, ntstore-dram"* && $wb != *"-ahead"* ]] ||
