@@ -505,6 +505,8 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
         if (!pl->valid || pl->line != line || pl->kind != kind) {
             flush_line(md);
             *pl = (pending_line_t){.valid = true, .kind = kind, .line = line, .fill = op->fill};
+        } else if (op->fill != 0) {
+            pl->fill = op->fill; /* data over any part of the line: the line holds data */
         }
         pl->bytes += (uint32_t)piece;
         pl->stores += per_byte_stores * (double)piece;

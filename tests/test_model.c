@@ -851,7 +851,9 @@ static void test_nt_zero_data(void **state)
  * Zeros at 0.5 save 32 cycles a write-back; at 1 (the default) zeros cost as
  * data; a line written with seven 8-byte stores of zeros (56 B: part of a
  * line, whose rest came from memory) is data whatever the fraction. */
-static uint64_t wb_cycles(double fraction, uint8_t fill, uint32_t stores_a_line, uint64_t *wb)
+/* then: a second op over the first 8 bytes of each line, of that fill (-1: none) */
+static uint64_t wb_cycles_then(double fraction, uint8_t fill, uint32_t stores_a_line, int then,
+                               uint64_t *wb)
 {
     machine_t m;
     tiny_machine(&m);
@@ -859,12 +861,20 @@ static uint64_t wb_cycles(double fraction, uint8_t fill, uint32_t stores_a_line,
     m.mem_write_latency_ns = 1;
     m.mem_zero_writeback_fraction = fraction;
     model_t *md = mk(&m);
-    for (uint32_t l = 0; l < 2048; l++)
+    for (uint32_t l = 0; l < 2048; l++) {
         op(md, TRACE_STORE, BASE + l * 64ull, stores_a_line * 8ull, stores_a_line, 8, fill, 0);
+        if (then >= 0)
+            op(md, TRACE_STORE, BASE + l * 64ull, 8, 1, 8, (uint8_t)then, 0);
+    }
     stats_t st = finish(md);
     model_destroy(md);
     *wb = st.count[ST_DRAM_WRITES];
     return st.count[ST_CYCLES];
+}
+
+static uint64_t wb_cycles(double fraction, uint8_t fill, uint32_t stores_a_line, uint64_t *wb)
+{
+    return wb_cycles_then(fraction, fill, stores_a_line, -1, wb);
 }
 
 static void test_writeback_zeros(void **state)
@@ -884,6 +894,15 @@ static void test_writeback_zeros(void **state)
     assert_int_equal(wb_cycles(1, 0, 8, &wb), data);
     /* part of a line: data */
     assert_int_equal(wb_cycles(0.5, 0, 7, &wb), wb_cycles(0.5, 0x5a, 7, &wb));
+    /* a whole line of zeros, then 8 bytes of zeros over it: still zeros (within the
+     * 300 cycles: the second op adds a store a line, mostly hidden behind the link); 8
+     * bytes of data over it: data (likewise) */
+    uint64_t z_then_z = wb_cycles_then(0.5, 0, 8, 0, &wb);
+    assert_int_equal(wb, wb_zeros);
+    assert_true(z_then_z >= zeros && z_then_z <= zeros + 300);
+    uint64_t z_then_d = wb_cycles_then(0.5, 0, 8, 0x5a, &wb);
+    assert_int_equal(wb, wb_data);
+    assert_true(z_then_d >= data && z_then_d <= data + 300);
     /* the link's own share: a written-back line of zeros at 0.5 takes 32 cycles */
     machine_t m;
     tiny_machine(&m);

@@ -144,10 +144,9 @@ static void dram_values(measure_t *ms)
         by = "load-dram: the reads alone";
     }
     if (measure_i_host_miss(ms)) {
-        /* the read and write links together, not fitted (stage_has): on the
-         * Zen 5 guest whose stores pay its host's miss no stream of one core
-         * met a shared bus (data/native/bus_study.sh), and the copies' rate,
-         * which something else bounds, would hold the write figures at it */
+        /* not fitted (stage_has): the copies' rate, which the host's miss
+         * bounds on the Zen 5 guest (data/native/bus_study.sh), would hold
+         * the write figures at it */
         double wl = measure_i_bpc(ms, "ntstore-dram-data-ahead", 1);
         /* a fill of data (a read and a write-back a line) below both links
          * met a limit they share (data/native/fill_bus.sh) */
