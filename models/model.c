@@ -835,9 +835,13 @@ void model_drain(model_t *md)
     }
     advance(md); /* the timelines' own lead first */
     double t = timing_max(timing_max(md->t_issue, md->t_dep), md->t_front);
-    t = timing_max(t, timing_max(md->t_commit_last, md->t_load_done));
-    double pools = timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq));
+    t = timing_max(t, md->t_commit_last);
     stats_bound_t why = md->tag_issue;
+    if (md->t_load_done > t) { /* the last streaming load's data (model_bound_now) */
+        t = md->t_load_done;
+        why = md->tag_load;
+    }
+    double pools = timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq));
     if (pools > t)
         why = md->tag_pool;
     t = timing_max(t, pools);

@@ -505,7 +505,7 @@ static void step(model_t *md, const model_snap_t *b, uint64_t n, const hier_wind
      * whole cycles times n would be off by up to n cycles: a period's time is
      * not whole cycles, and where its cycle edges fall moves from period to
      * period. */
-    int64_t target = (int64_t)(model_now(md) + 0.5) - (int64_t)md->bound_assigned;
+    int64_t target = (int64_t)(model_bound_now(md) + 0.5) - (int64_t)md->bound_assigned;
     if (target > 0)
         share_cycles(md, (uint64_t)target, x, xs, big);
     for (int i = 0; i < ST_BOUND_COUNT; i++)

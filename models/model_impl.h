@@ -114,6 +114,17 @@ static inline double model_now(const model_t *md)
                       timing_max(md->t_front, md->t_commit_last));
 }
 
+/* The time the bounds have counted to: the latest of the timelines that
+ * something waits for. Nothing waits for a streaming load's data before the
+ * drain (the model uses no load's value), so while it runs, the data that
+ * leads the issue by its latency names no bound: the issue's does; the
+ * drain counts the last data's lead (model_drain). */
+static inline double model_bound_now(const model_t *md)
+{
+    return timing_max(timing_max(md->t_issue, md->t_dep),
+                      timing_max(md->t_front, md->t_commit_last));
+}
+
 /* model_shift_time() without the hierarchy (whose times bulk stepping
  * moves with its lines, in one pass: hier_move). Inline here so that the
  * files below model.c (model_bulk.c) answer without calling back into it. */
@@ -246,10 +257,6 @@ static inline void advance(model_t *md)
     if (md->t_front > now) {
         now = md->t_front;
         why = md->tag_front;
-    }
-    if (md->t_load_done > now) {
-        now = md->t_load_done;
-        why = md->tag_load;
     }
     if (md->t_dep > now) {
         now = md->t_dep;

@@ -258,6 +258,43 @@ static void test_host_misses(void **state)
     assert_true(st.count[ST_CYCLES] <= 64 * 64ull + 100);
 }
 
+/* NT stores with one load from the next 4 KiB page 256 B before it (the
+ * _ahead kernels), on a host's 4 KiB pages that the TLB holds 4 of, a walk
+ * of 300 cycles. Each page: 60 lines, the load (its walk stalls issue 300
+ * cycles, its data arrives about 144 cycles later), 4 lines: 364 cycles, and
+ * page 0's first line walks too: 64 x 364 + 300 cycles and a tail. The
+ * walks bound 65 x 300 of them and NT issue 64 x 64, not the latency the
+ * loads' data keeps ahead of the issue (nothing waits for it but the drain,
+ * which counts the last load's: at most a DRAM latency and the caches'). */
+static void test_loads_ahead(void **state)
+{
+    (void)state;
+    machine_t m;
+    tiny_machine(&m);
+    m.wc_buffers = 64;
+    m.tlb_host_page_bytes = 4096;
+    m.tlb_host_entries = 4;
+    m.tlb_walk_cycles = 300;
+    model_t *md = mk(&m);
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    for (uint64_t p = 0; p < 64; p++) {
+        uint64_t page = BASE + p * 4096;
+        lines_w(md, TRACE_STORE_NT, page, 60, 64);
+        op(md, TRACE_LOAD, page + 4096, 8, 1);
+        lines_w(md, TRACE_STORE_NT, page + 60 * 64, 4, 64);
+    }
+    stats_t st = finish(md);
+    uint64_t cyc = st.count[ST_CYCLES];
+    assert_true(cyc >= 64 * 364ull + 300 && cyc <= 64 * 364ull + 300 + 200);
+    assert_int_equal(bound_sum(&st), cyc);
+    assert_true(st.count[ST_BOUND_TLB_WALKS] + 2 >= 65 * 300ull &&
+                st.count[ST_BOUND_TLB_WALKS] <= 65 * 300ull + 2);
+    assert_true(st.count[ST_BOUND_NT_STORE_ISSUE] + 2 >= 64 * 64ull &&
+                st.count[ST_BOUND_NT_STORE_ISSUE] <= 64 * 64ull + 2);
+    assert_true(st.count[ST_BOUND_DRAM_LATENCY] <= 200);
+    check_breakdown(&st, &m, ST_BOUND_TLB_WALKS);
+}
+
 /* Fast-forward adds the bound events with the rest: a long clear with it on
  * counts within 1% of the same clear simulated exactly, and the sum still
  * equals the cycles. */
@@ -292,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_store_issue),
         cmocka_unit_test(test_faults_and_calls),
         cmocka_unit_test(test_host_misses),
+        cmocka_unit_test(test_loads_ahead),
         cmocka_unit_test(test_fast_forward_scales_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

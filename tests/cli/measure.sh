@@ -223,6 +223,12 @@ if [[ "${CLEARSIM_SANITIZE:-0}" != 1 ]]; then
             echo "    - {id: store-dram-data, workload: store, function: avx512, size: 64MiB, fill: 0x5a, loops: 1, gbps: 23.51, source: \"data/native/zen5-guest-2026-12-07T1134-fill-bus.csv pass 0\"}"
             echo "    - {id: load-dram, workload: load, function: load64, size: 64MiB, loops: 1, gbps: 32.45, source: \"data/native/zen5-guest-2026-12-07T1134-fill-bus.csv pass 0\"}"
             echo "    - {id: copy-dram, workload: copy, function: copy64, size: 64MiB, loops: 1, gbps: 12.0, source: \"a test figure\"}"
+            # the chases of the 12:54 run (data/native/zen5-guest-20261207i.yaml), inside the
+            # host TLB's reach; with the miss they walk alike in the model
+            [[ $plain != 21.09 ]] || {
+                echo "    - {id: lat-dram, workload: latency, function: chase, size: 32MiB, loops: 1, ns_per_load: 172, source: \"measured 2026-12-07T12:54Z\"}"
+                echo "    - {id: lat-walk, workload: latency, function: chase, size: 32MiB, page: 4KiB, loops: 1, ns_per_load: 170.2, source: \"measured 2026-12-07T12:54Z\"}"
+            }
         } >"$fxm"
         outm="$TMPD/hm$plain/fitted.yaml"
         cs detect --measure --figures "$fxm" -o "$outm" -q
@@ -245,6 +251,13 @@ import re, sys
 m = re.search(r"nt_line: ([0-9.]+)ns .* 180\.9 ns .* of it, ([0-9.]+) ns", sys.argv[1])
 assert m and abs(float(m.group(1)) + float(m.group(2)) - 180.9) < 0.11, sys.argv[1]
 PY
+            # lat-dram alone sets memory.latency; tlb.walk is the base's and says why
+            grep -E '^  latency: [0-9.]+ns ' "$outm" | grep -q '# fitted: stage 5 to lat-dram (' ||
+                fail "memory.latency is not fitted to lat-dram alone: $(grep -E '^  latency: [0-9.]+ns' "$outm")"
+            wl=$(awk '/^tlb:/{m=1; next} /^[a-z]/{m=0} m && /^  walk:/' "$outm")
+            [[ $wl == *"walk: 28cycles "*"# same silicon: from zen5-epyc-9005; "*"lat-walk 170.2 ns against lat-dram 172.0 ns does not set it"* ]] ||
+                fail "tlb.walk on a guest with the host's miss is not the base's: $wl"
+            grep -q 'id: lat-walk,' "$outm" || fail "lat-walk left the file"
             grep -E '^    line_zero: ' "$outm" | grep -q '# same silicon: nt_line x zen5-epyc-9005' ||
                 fail "tlb.host_miss.line_zero is not in the base's proportion"
             # the fill of data at 23.51 GiB/s, under the links together: the bus is twice it,
