@@ -244,8 +244,9 @@ static inline void commit_after(model_t *md, double ready, stats_bound_t ready_w
 }
 
 /* Count the cycles `now` moved past the bound cycles counted so far under
- * the bound of the timeline that leads (the model's time is the latest of
- * its timelines). Integer cycles: their sum stays the rounded time. */
+ * the bound of the timeline that leads (model_bound_now: the latest of the
+ * timelines but the streaming loads' data). Integer cycles: their sum stays
+ * the rounded time once the drain has counted that data too. */
 static inline void advance(model_t *md)
 {
     double now = md->t_commit_last;

@@ -567,7 +567,7 @@ static double start_value(measure_t *ms, const machine_t *m, const cfg_key_t *k)
                           measure_i_bpc(ms, measure_i_write_id(ms, true), 1));
     else if (!strcmp(p, "memory.zero_write_fraction") && measure_i_dram_line_zero(ms))
         v = fmin(1.0, measure_i_bpc(ms, measure_i_write_id(ms, false), 1) /
-                          measure_i_bpc(ms, "linezero-dram", 1));
+                          measure_i_bpc(ms, measure_i_line_zero_id(ms), 1));
     else if (!strcmp(p, "core.nt_store_cycles") && measure_i_ops_per_cycle(ms, "ntstore-l1") > 0)
         v = 1 /
             measure_i_ops_per_cycle(ms, "ntstore-l1"); /* the narrow stores bound by their count */
@@ -614,17 +614,17 @@ static bool stage_has(measure_t *ms, unsigned stage, const char *key)
         measure_i_host_miss(ms))
         return false;
     /* keys that need a figure of their own */
-    const char *need = !strcmp(key, "line_zero.buffers") || !strcmp(key, "core.line_zero_cycles")
-                           ? "linezero-l1"
-                       : !strcmp(key, "memory.zero_write_fraction")
-                           ? (measure_i_dram_line_zero(ms) ? "linezero-dram" : "linezero-l1")
-                       : !strcmp(key, "string.bytes_per_cycle") ? "string-l1"
-                       : !strcmp(key, "os.fault_2m")            ? "fault-2m"
-                       : !strcmp(key, "core.nt_store_cycles")   ? "ntstore-l1-wide"
-                       : !strcmp(key, "memory.zero_data_fraction")
-                           ? (measure_i_dram_writes(ms) ? "ntstore-dram" : "ntstore-l1-data")
-                       : !strcmp(key, "os.populate_fraction") ? "fault-4k-populate"
-                                                              : NULL;
+    const char *need =
+        !strcmp(key, "line_zero.buffers") || !strcmp(key, "core.line_zero_cycles") ? "linezero-l1"
+        : !strcmp(key, "memory.zero_write_fraction")
+            ? (measure_i_dram_line_zero(ms) ? measure_i_line_zero_id(ms) : "linezero-l1")
+        : !strcmp(key, "string.bytes_per_cycle") ? "string-l1"
+        : !strcmp(key, "os.fault_2m")            ? "fault-2m"
+        : !strcmp(key, "core.nt_store_cycles")   ? "ntstore-l1-wide"
+        : !strcmp(key, "memory.zero_data_fraction")
+            ? (measure_i_dram_writes(ms) ? "ntstore-dram" : "ntstore-l1-data")
+        : !strcmp(key, "os.populate_fraction") ? "fault-4k-populate"
+                                               : NULL;
     (void)stage;
     if (!need)
         return true;

@@ -71,6 +71,9 @@ void measure_i_assign_stages(measure_t *ms);
  * _ahead twin's on a guest whose stores paid its host's 4 KiB pages' TLB
  * miss (measure_i_host_miss), else the plain one's. */
 const char *measure_i_write_id(measure_t *ms, bool zeros);
+/* The line-zeroing figure at the cases' footprint that fits stage 8:
+ * linezero-dram, or its _ahead twin where the stores pay the host's miss. */
+const char *measure_i_line_zero_id(measure_t *ms);
 /* Whether the zero stores at the cases' footprint ran more than
  * HOSTMISS_NOISE slower than their _ahead twin on a guest. */
 bool measure_i_host_miss(measure_t *ms);

@@ -228,6 +228,10 @@ if [[ "${CLEARSIM_SANITIZE:-0}" != 1 ]]; then
             [[ $plain != 21.09 ]] || {
                 echo "    - {id: lat-dram, workload: latency, function: chase, size: 32MiB, loops: 1, ns_per_load: 172, source: \"measured 2026-12-07T12:54Z\"}"
                 echo "    - {id: lat-walk, workload: latency, function: chase, size: 32MiB, page: 4KiB, loops: 1, ns_per_load: 170.2, source: \"measured 2026-12-07T12:54Z\"}"
+                # CLZERO and its twin (zen5-guest-20261207j.yaml's plain figure at 14:09; the
+                # twin faster than linezero-l1's 65 GiB/s, as zen5-guest-20261207k.yaml's was)
+                echo "    - {id: linezero-dram, workload: linezero, function: clzero, size: 64MiB, loops: 1, gbps: 39.24, source: \"measured 2026-12-07T14:09Z\"}"
+                echo "    - {id: linezero-dram-ahead, workload: linezero, function: clzero_ahead, size: 64MiB, loops: 1, gbps: 70.0, source: \"a test figure\"}"
             }
         } >"$fxm"
         outm="$TMPD/hm$plain/fitted.yaml"
@@ -258,8 +262,18 @@ PY
             [[ $wl == *"walk: 28cycles "*"# same silicon: from zen5-epyc-9005; "*"lat-walk 170.2 ns against lat-dram 172.0 ns does not set it"* ]] ||
                 fail "tlb.walk on a guest with the host's miss is not the base's: $wl"
             grep -q 'id: lat-walk,' "$outm" || fail "lat-walk left the file"
-            grep -E '^    line_zero: ' "$outm" | grep -q '# same silicon: nt_line x zen5-epyc-9005' ||
-                fail "tlb.host_miss.line_zero is not in the base's proportion"
+            # CLZERO's share of the miss: 4096 B at 39.24 GiB/s, 97.2 ns, less its twin's at 70.0,
+            # 54.5 ns; the twin fits the line-zeroing path, and its rate, over linezero-l1's,
+            # gives CLZERO's cost a line
+            lzl=$(grep -E '^    line_zero: ' "$outm")
+            [[ $lzl == *"line_zero: 42.7"*"ns "*"# measured: linezero-dram's 97.2 ns a 4 KiB page less linezero-dram-ahead's 54.5 ns"* ]] ||
+                fail "tlb.host_miss.line_zero is not CLZERO's page over its twin's: $lzl"
+            grep -E '^  line_zero_cycles: ' "$outm" | grep -q '# measured: linezero-dram-ahead (clzero_ahead over the cases. footprint) [0-9.]* B a cycle, over linezero-l1.s ' ||
+                fail "core.line_zero_cycles is not the faster twin's: $(grep -E '^  line_zero_cycles: ' "$outm")"
+            grep -E '^  zero_write_fraction: ' "$outm" | grep -q 'fitted: stage 8 to linezero-dram-ahead, ' ||
+                fail "the CLZERO twin does not fit the line-zeroing path: $(grep -E '^  zero_write_fraction: ' "$outm")"
+            grep -E '^    nt_narrow: ' "$outm" | grep -q '# same silicon: nt_line x zen5-epyc-9005' ||
+                fail "tlb.host_miss.nt_narrow is not in the base's proportion"
             # the fill of data at 23.51 GiB/s, under the links together: the bus is twice it,
             # and a written-back line of zeros costs the twins' share
             bus=$(grep -E '^  combined_bandwidth: ' "$outm")
