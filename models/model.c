@@ -840,6 +840,9 @@ void model_drain(model_t *md)
     if (md->t_load_done > t) { /* the last streaming load's data (model_bound_now) */
         t = md->t_load_done;
         why = md->tag_load;
+        md->t_issue = t; /* counted under its own tag before any pool's wait */
+        md->tag_issue = why;
+        advance(md);
     }
     double pools = timing_max(mshr_drain_time(md->wc), mshr_drain_time(md->lzq));
     if (pools > t)

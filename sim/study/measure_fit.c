@@ -109,6 +109,20 @@ static void dram_values(measure_t *ms)
                         "the host's miss",
                         measure_i_ran(ms, "ntstore-dram-data-ahead")->mb.value,
                         measure_i_ran(ms, "ntstore-dram-ahead")->mb.value);
+        if (!strcmp(measure_i_line_zero_id(ms), "linezero-dram-ahead")) {
+            /* a line-zeroing command's share, likewise (stage_has); the twin
+             * may be held by its issue, so at most */
+            double lz = measure_i_bpc(ms, "linezero-dram-ahead", 1);
+            char zv[64];
+            snprintf(zv, sizeof zv, "%.4g", fmin(1.0, wa / lz));
+            measure_i_value(ms, "memory.zero_write_fraction", zv,
+                            "measured: ntstore-dram-data-ahead / linezero-dram-ahead (%.2f / "
+                            "%.2f GiB/s): what a line-zeroing command costs on the write link "
+                            "against a line of data where neither pays the host's miss, at most "
+                            "(the twin may be held by its issue)",
+                            measure_i_ran(ms, "ntstore-dram-data-ahead")->mb.value,
+                            measure_i_ran(ms, "linezero-dram-ahead")->mb.value);
+        }
         if (measure_i_ran(ms, "store-dram-data")) /* what the fill's bus needs beside it */
             measure_i_value(ms, "memory.zero_writeback_fraction", v,
                             "measured: as zero_data_fraction (a written-back line of zeros cost "
@@ -612,6 +626,9 @@ static bool stage_has(measure_t *ms, unsigned stage, const char *key)
      * and a line of zero data's share the _ahead figures' ratio (dram_values) */
     if ((!strcmp(key, "memory.combined_bandwidth") || !strcmp(key, "memory.zero_data_fraction")) &&
         measure_i_host_miss(ms))
+        return false;
+    if (!strcmp(key, "memory.zero_write_fraction") &&
+        !strcmp(measure_i_line_zero_id(ms), "linezero-dram-ahead"))
         return false;
     /* keys that need a figure of their own */
     const char *need =
