@@ -178,6 +178,16 @@ static void host_pages_stage(measure_t *ms)
 
 /* The stores' and CLZERO's issue costs from the L1-size figures, when the
  * DRAM-scale ones fit the write path (measure_i_assign_stages). */
+/* The line-zeroing stream whose rate gives CLZERO's cost a line: the faster
+ * of linezero-l1 and the stream at the cases' footprint that fits stage 8
+ * (linezero-l1 on a tie); NULL when neither ran. */
+static const measure_fig_t *lz_issue_fig(measure_t *ms)
+{
+    const measure_fig_t *l1 = measure_i_ran(ms, "linezero-l1"),
+                        *g = measure_i_ran(ms, measure_i_line_zero_id(ms));
+    return g && (!l1 || g->mb.value > l1->mb.value) ? g : l1;
+}
+
 void measure_i_issue_costs(measure_t *ms)
 {
     char v[64];
@@ -197,15 +207,14 @@ void measure_i_issue_costs(measure_t *ms)
     f = measure_i_ran(ms, "linezero-l1");
     double bpc = measure_i_bpc(ms, "linezero-l1", 1);
     if (measure_i_dram_line_zero(ms) && f && bpc > 0) {
-        const char *at = measure_i_line_zero_id(ms);
-        const measure_fig_t *g = measure_i_ran(ms, at);
-        double gbpc = measure_i_bpc(ms, at, 1);
-        if (g && gbpc > bpc) {
+        const measure_fig_t *g = lz_issue_fig(ms);
+        if (g != f) {
+            double gbpc = measure_i_bpc(ms, g->mb.id, 1);
             snprintf(v, sizeof v, "%.4gcycles", 64 / gbpc);
             measure_i_value(ms, "core.line_zero_cycles", v,
                             "measured: %s (%s over the cases' footprint) %.1f B a cycle, over "
                             "linezero-l1's %.1f; at most the instruction's cost",
-                            at, g->mb.function, gbpc, bpc);
+                            g->mb.id, g->mb.function, gbpc, bpc);
         } else {
             snprintf(v, sizeof v, "%.4gcycles", 64 / bpc);
             measure_i_value(ms, "core.line_zero_cycles", v,
@@ -307,9 +316,7 @@ int measure_i_host_miss_values(measure_t *ms, char *err, size_t errlen)
              * stream's (measure_i_issue_costs); the model stalls issue that
              * long, as for nt_line */
             const measure_fig_t *l = measure_i_ran(ms, "linezero-dram"),
-                                *la = measure_i_ran(ms, "linezero-dram-ahead"),
-                                *l1 = measure_i_ran(ms, "linezero-l1");
-            const measure_fig_t *fast = l1 && l1->mb.value > la->mb.value ? l1 : la;
+                                *fast = lz_issue_fig(ms); /* the twin ran: not NULL */
             double issue = hostmiss_page_ns(fast->mb.value);
             double d = hostmiss_page_ns(l->mb.value) - issue;
             char lv[64];
