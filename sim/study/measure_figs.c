@@ -18,6 +18,7 @@
  *  - Library code: nothing is printed; values go to measure_i_value.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,6 +65,22 @@ double measure_i_ns(measure_t *ms, const char *id)
         return 0;
     uint64_t unit = f->mb.chunk_bytes ? f->mb.chunk_bytes : f->mb.size_bytes;
     return (double)unit / (f->mb.value * 1073741824.0) * 1e9;
+}
+
+void measure_i_keep_base(measure_t *ms, const char *path, const char *label, const char *why_fmt,
+                         ...)
+{
+    const cfg_key_t *k = cfg_key_find(path);
+    double x;
+    char v[64], why[600];
+    if (!k || cfg_key_get(ms->base, k, &x))
+        return;
+    va_list ap;
+    va_start(ap, why_fmt);
+    vsnprintf(why, sizeof why, why_fmt, ap);
+    va_end(ap);
+    cfg_key_format(k, x, CFG_FMT_YAML, v, sizeof v);
+    measure_i_value(ms, path, v, "%s: from %s; %s", label, ms->base_name, why);
 }
 
 /* Whether the write path's figures at the cases' footprint ran: stores of
@@ -153,20 +170,13 @@ static void host_pages_stage(measure_t *ms)
     if (!near)
         return;
     const measure_fig_t *d = measure_i_ran(ms, "lat-dram"), *w = measure_i_ran(ms, "lat-walk");
-    char v[64];
-    const cfg_key_t *k = cfg_key_find("tlb.walk");
-    double x;
-    if (k && !cfg_key_get(ms->base, k, &x)) {
-        cfg_key_format(k, x, CFG_FMT_YAML, v, sizeof v);
-        measure_i_value(ms, "tlb.walk", v,
-                        "not measured: from %s; this guest's host maps its memory in 4 KiB "
-                        "pages (lat-walk %.0f ns on 4 KiB pages, lat-dram %.0f ns on 2 MiB): past "
-                        "the %.0f MiB its 4 KiB TLB entries reach, a chase walks the host's tables "
-                        "on every load, which is the host's, and memory.latency is fitted to %s "
-                        "inside that reach",
-                        ms->base_name, w->mb.value, d->mb.value,
+    measure_i_keep_base(ms, "tlb.walk", "not measured",
+                        "this guest's host maps its memory in 4 KiB pages (lat-walk %.0f ns on 4 "
+                        "KiB pages, lat-dram %.0f ns on 2 MiB): past the %.0f MiB its 4 KiB TLB "
+                        "entries reach, a chase walks the host's tables on every load, which is "
+                        "the host's, and memory.latency is fitted to %s inside that reach",
+                        w->mb.value, d->mb.value,
                         (double)ms->base->tlb_entries_4k * 4096.0 / (1 << 20), near->mb.id);
-    }
     for (size_t i = 0; i < ms->n; i++) {
         measure_fig_t *f = &ms->f[i];
         if (!strcmp(f->mb.id, "lat-dram") || !strcmp(f->mb.id, "lat-walk"))
@@ -349,19 +359,11 @@ static void host_walk_stage(measure_t *ms)
     const measure_fig_t *d = measure_i_ran(ms, "lat-dram"), *w = measure_i_ran(ms, "lat-walk");
     if (!d || !w || host_pages_near(ms) || !measure_i_host_miss(ms))
         return;
-    const cfg_key_t *k = cfg_key_find("tlb.walk");
-    double x;
-    char v[64];
-    if (k && !cfg_key_get(ms->base, k, &x)) {
-        cfg_key_format(k, x, CFG_FMT_YAML, v, sizeof v);
-        measure_i_value(ms, "tlb.walk", v,
-                        "%s: from %s; this guest's stores pay its host's 4 KiB pages' miss "
-                        "(tlb.host_page), so the model walks the host's entries on 2 MiB pages as "
-                        "on 4 KiB ones, and lat-walk %.1f ns against lat-dram %.1f ns does not "
-                        "set it",
-                        ms->same_silicon ? "same silicon" : "not measured", ms->base_name,
+    measure_i_keep_base(ms, "tlb.walk", ms->same_silicon ? "same silicon" : "not measured",
+                        "this guest's stores pay its host's 4 KiB pages' miss (tlb.host_page), so "
+                        "the model walks the host's entries on 2 MiB pages as on 4 KiB ones, and "
+                        "lat-walk %.1f ns against lat-dram %.1f ns does not set it",
                         w->mb.value, d->mb.value);
-    }
     for (size_t i = 0; i < ms->n; i++)
         if (!strcmp(ms->f[i].mb.id, "lat-walk"))
             ms->f[i].stage = 0;

@@ -230,18 +230,6 @@ static void set_l2_latency(measure_t *ms, machine_t *m, double bpc)
     }
 }
 
-/* A base value kept, with a label and why no figure here determines it. */
-static void keep_base(measure_t *ms, const char *path, const char *label, const char *why)
-{
-    const cfg_key_t *k = cfg_key_find(path);
-    double x;
-    char v[64];
-    if (!k || cfg_key_get(ms->base, k, &x))
-        return;
-    cfg_key_format(k, x, CFG_FMT_YAML, v, sizeof v);
-    measure_i_value(ms, path, v, "%s: from %s; %s", label, ms->base_name, why);
-}
-
 static void l3_values(measure_t *ms);
 
 static void direct_values(measure_t *ms)
@@ -269,20 +257,24 @@ static void direct_values(measure_t *ms)
     measure_i_value(ms, "identity.guest", h->hypervisor ? "true" : "false",
                     "detected: CPUID hypervisor bit%s%s", h->hypervisor ? ", " : "",
                     h->hypervisor ? h->hypervisor_vendor : "");
-    keep_base(ms, "l1.bandwidth", "unused",
-              "the model does not use an L1's own rate (core.load_bandwidth is its loads')");
+    measure_i_keep_base(
+        ms, "l1.bandwidth", "unused",
+        "the model does not use an L1's own rate (core.load_bandwidth is its loads')");
     /* replaced by record_fit when stage 7 fits it (two store widths) */
-    keep_base(ms, "core.nt_store_cycles", "not measured",
-              "without figures of two non-temporal store widths, ntstore-l1 does not tell the "
-              "stores' issue rate from the write path's, which is fitted "
-              "(memory.write_bandwidth)");
-    keep_base(ms, "memory.turnaround", "not measured",
-              "the copy streams do not tell a read/write turnaround from the bus's rate");
-    keep_base(ms, "os.resched", "not measured",
-              "a cond_resched() in the kernel's clear_pages loop, which no microbenchmark reaches");
-    keep_base(ms, "os.fault_1g", "not measured",
-              "1 GiB pages exist only when reserved by hand (hugetlbfs); the suite faults 4 KiB "
-              "and 2 MiB pages");
+    measure_i_keep_base(
+        ms, "core.nt_store_cycles", "not measured",
+        "without figures of two non-temporal store widths, ntstore-l1 does not tell the "
+        "stores' issue rate from the write path's, which is fitted "
+        "(memory.write_bandwidth)");
+    measure_i_keep_base(ms, "memory.turnaround", "not measured",
+                        "the copy streams do not tell a read/write turnaround from the bus's rate");
+    measure_i_keep_base(
+        ms, "os.resched", "not measured",
+        "a cond_resched() in the kernel's clear_pages loop, which no microbenchmark reaches");
+    measure_i_keep_base(
+        ms, "os.fault_1g", "not measured",
+        "1 GiB pages exist only when reserved by hand (hugetlbfs); the suite faults 4 KiB "
+        "and 2 MiB pages");
 
     const measure_fig_t *l1 = measure_i_ran(ms, "lat-l1"), *l2 = measure_i_ran(ms, "lat-l2");
     if (l1) {
@@ -519,7 +511,8 @@ static int choose_rfo_window(measure_t *ms, machine_t *m, char *err, size_t errl
              host, n->mb.value, w->mb.value, ratio[0], ratio[1]);
     if (best < 0) {
         m->rfo_window = ms->base->rfo_window;
-        keep_base(ms, "core.rfo_window", ms->same_silicon ? "structural" : "assumed", why);
+        measure_i_keep_base(ms, "core.rfo_window", ms->same_silicon ? "structural" : "assumed",
+                            "%s", why);
         return 0;
     }
     m->rfo_window = modes[best];

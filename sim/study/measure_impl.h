@@ -87,5 +87,9 @@ void measure_i_issue_costs(measure_t *ms);
 /* Set (or replace) the file's value for path, with its comment. */
 void measure_i_value(measure_t *ms, const char *path, const char *value, const char *comment_fmt,
                      ...) __attribute__((format(printf, 4, 5)));
+/* Keep the base file's value for path, labelled ("not measured", "same
+ * silicon", ...) with why no figure here determines it (measure_figs.c). */
+void measure_i_keep_base(measure_t *ms, const char *path, const char *label, const char *why_fmt,
+                         ...) __attribute__((format(printf, 4, 5)));
 
 #endif
