@@ -27,6 +27,20 @@ static model_t *mk(const machine_t *m)
     return md;
 }
 
+/* The tiny machine as a guest whose host backs it with 4 KiB pages that
+ * the TLB holds 4 of, and 64 WC buffers; its model maps 2 MiB pages. */
+static model_t *mk_host_pages(machine_t *m, double nt_line_ns, double walk_cycles)
+{
+    m->wc_buffers = 64;
+    m->tlb_host_page_bytes = 4096;
+    m->tlb_host_entries = 4;
+    m->tlb_host_nt_line_ns = nt_line_ns;
+    m->tlb_walk_cycles = walk_cycles;
+    model_t *md = mk(m);
+    model_set_mapping(md, 2u << 20, 2u << 20);
+    return md;
+}
+
 /* count stores of width bytes, bytes in all, from addr. */
 static void op_w(model_t *md, trace_kind_t kind, uint64_t addr, uint64_t bytes, uint32_t count,
                  uint32_t width)
@@ -223,12 +237,7 @@ static void test_host_misses(void **state)
     (void)state;
     machine_t m;
     tiny_machine(&m);
-    m.wc_buffers = 64;
-    m.tlb_host_page_bytes = 4096;
-    m.tlb_host_entries = 4;
-    m.tlb_host_nt_line_ns = 400;
-    model_t *md = mk(&m);
-    model_set_mapping(md, 2u << 20, 2u << 20);
+    model_t *md = mk_host_pages(&m, 400, 0);
     lines_w(md, TRACE_STORE_NT, BASE, LINES, 64);
     stats_t st = finish(md);
     uint64_t cyc = st.count[ST_CYCLES];
@@ -247,9 +256,7 @@ static void test_host_misses(void **state)
     assert_true(e[0].occupancy > 64 * 400.0 / (64 * 464 + 100) &&
                 e[0].occupancy <= 400.0 / 464 + 1e-9);
 
-    m.tlb_host_nt_line_ns = 0;
-    md = mk(&m);
-    model_set_mapping(md, 2u << 20, 2u << 20);
+    md = mk_host_pages(&m, 0, 0);
     lines_w(md, TRACE_STORE_NT, BASE, LINES, 64);
     st = finish(md);
     assert_int_equal(st.count[ST_TLB_HOST_MISSES], 0);
@@ -271,12 +278,7 @@ static void test_loads_ahead(void **state)
     (void)state;
     machine_t m;
     tiny_machine(&m);
-    m.wc_buffers = 64;
-    m.tlb_host_page_bytes = 4096;
-    m.tlb_host_entries = 4;
-    m.tlb_walk_cycles = 300;
-    model_t *md = mk(&m);
-    model_set_mapping(md, 2u << 20, 2u << 20);
+    model_t *md = mk_host_pages(&m, 0, 300);
     for (uint64_t p = 0; p < 64; p++) {
         uint64_t page = BASE + p * 4096;
         lines_w(md, TRACE_STORE_NT, page, 60, 64);
