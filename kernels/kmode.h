@@ -69,7 +69,11 @@
  *    turn a loop into a memset call. Native vector stores need the address
  *    aligned to their width (all kernels are called on 64-byte aligned memory).
  *  - In trace mode K_INSNS(0) emits nothing, and counts above UINT32_MAX are
- *    split over several ops.
+ *    split over several ops. A K_INSNS right after a run's accesses joins
+ *    that run (models/base/trace.c), so K_LOOP still repeats the iteration;
+ *    one before a call's first access stands alone, and the model spreads it
+ *    over the run that follows. A loop whose body holds more than one run
+ *    announces its loop control per iteration, after the accesses.
  */
 #ifndef CLEARSIM_KMODE_H
 #define CLEARSIM_KMODE_H

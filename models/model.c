@@ -128,6 +128,7 @@ void model_set_mapping(model_t *md, uint64_t tlb_page_bytes, uint64_t contig_byt
         tlb_setup(&md->tlb, md->m, &md->st, tlb_page_bytes, err, sizeof(err)))
         tlb_setup(&md->tlb, md->m, &md->st, tlb_page_for(md->m, 4096), err,
                   sizeof(err)); /* 4 KiB (or the host's page) always fits */
+    md->walk_pending = false;
     hier_set_contig(md->h, contig_bytes);
 }
 
@@ -156,6 +157,21 @@ static inline double front(model_t *md, double n)
             md->tag_front = B(ST_BOUND_FRONT_END);
     }
     return md->t_front;
+}
+
+/* An access at t that found its translation in the TLB: if a streaming
+ * load's walk put it there and is not done (load_line), the access waits
+ * for it. Returns when it may go on. */
+static inline double walk_wait(model_t *md, uint64_t addr, double t, stats_bound_t *why)
+{
+    if (!md->walk_pending || tlb_page_of(&md->tlb, addr) != md->walk_page)
+        return t;
+    if (!(md->walk_ready > t)) {
+        md->walk_pending = false; /* done before anything needed it */
+        return t;
+    }
+    *why = B(ST_BOUND_TLB_WALKS);
+    return md->walk_ready;
 }
 
 /* A line leaves through a buffer of pool q (the write-combining buffers, or
@@ -248,6 +264,8 @@ static void store_line(model_t *md, const pending_line_t *pl)
     double walk = tlb_access(&md->tlb, pl->line, true);
     if (walk > 0)
         why = B(ST_BOUND_TLB_WALKS);
+    else
+        t = walk_wait(md, pl->line, t, &why);
     t += walk;
     double w = window(md, md->slm.la);
     if (w > t)
@@ -286,7 +304,7 @@ static double host_miss(model_t *md, uint64_t addr, double t, double host_ns, do
                         stats_bound_t *why)
 {
     if (!tlb_miss(&md->tlb, addr, true))
-        return t;
+        return walk_wait(md, addr, t, why);
     if (!md->tlb.host || !(host_ns > 0)) {
         if (md->m->tlb_walk_cycles > 0)
             *why = B(ST_BOUND_TLB_WALKS);
@@ -333,7 +351,9 @@ static void nt_line(model_t *md, const pending_line_t *pl)
 /* A line of streaming loads: they issue behind the front end, their bytes
  * at core.load_bandwidth; a miss waits for an L1 miss slot (fill buffer), and the loads
  * behind it wait with it (what bounds a stream to l1.mshrs lines in
- * flight); its data arrives when the hierarchy delivers it. */
+ * flight); its data arrives when the hierarchy delivers it. A TLB miss's
+ * walk delays the line's request, and every later access to the page,
+ * but not the issue of other work. */
 static void load_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
@@ -343,17 +363,29 @@ static void load_line(model_t *md, const pending_line_t *pl)
     if (f > issue)
         why = md->tag_front;
     double t = timing_max(issue, f);
+    /* A miss's walk holds the load's request, not the issue of the work
+     * behind it (an out-of-order core goes on); what uses the page next
+     * waits for the walk (walk_wait). */
+    double req = t;
+    stats_bound_t rwhy = why;
     double walk = tlb_access(&md->tlb, pl->line, false);
-    if (walk > 0)
-        why = B(ST_BOUND_TLB_WALKS);
-    t += walk;
+    if (walk > 0) {
+        req = t + walk;
+        rwhy = B(ST_BOUND_TLB_WALKS);
+        md->walk_pending = true;
+        md->walk_page = tlb_page_of(&md->tlb, pl->line);
+        md->walk_ready = req;
+    } else
+        req = walk_wait(md, pl->line, t, &rwhy);
     bump(md, ST_L1_ACCESSES, (uint64_t)model_ceil(pl->stores), pl->bytes);
     bool hit;
     double issued;
-    double data = hier_load(md->h, pl->line, t, &hit, &issued);
-    stats_bound_t dwhy = hier_after_wait(why, (*md->hwhy));
-    md->t_issue = timing_max(t, issued);
-    md->tag_issue = issued > t ? dwhy : why;
+    double data = hier_load(md->h, pl->line, req, &hit, &issued);
+    stats_bound_t dwhy = hier_after_wait(rwhy, (*md->hwhy));
+    /* a wait for a miss slot holds issue (the loads behind it wait with it) */
+    const double slot_wait = issued > req ? issued - req : 0;
+    md->t_issue = t + slot_wait;
+    md->tag_issue = slot_wait > 0 ? dwhy : why;
     if (data > md->t_load_done)
         md->tag_load = dwhy;
     md->t_load_done = timing_max(md->t_load_done, data);
@@ -467,6 +499,8 @@ static void dep_load(model_t *md, const trace_op_t *op)
     double walk = tlb_access(&md->tlb, line, false);
     if (walk > 0)
         why = B(ST_BOUND_TLB_WALKS);
+    else
+        t = walk_wait(md, line, t, &why);
     t += walk;
     bump(md, ST_L1_ACCESSES, op->count, op->bytes);
     bool hit;
@@ -489,7 +523,10 @@ static void run_op(model_t *md, const trace_op_t *op, line_kind_t kind)
     md->ff.op_lines = 0;
     model_bulk_op_begin(md, op->addr, end, false);
     /* Loop-control instructions a kernel announced before its stores (one
-     * TRACE_INSNS per call) are spread over the run they control. */
+     * TRACE_INSNS per call) are spread over the run that follows: the run
+     * they control, where a loop's body is one run. A kernel whose loop
+     * body holds more (kernels/clear_x86.inc, the _ahead kernels)
+     * announces them per iteration instead. */
     double insns = (double)op->insns;
     if (!md->pl.valid && md->loose_insns > 0) {
         insns += md->loose_insns;

@@ -92,6 +92,9 @@ struct model_snap {
     uint64_t tlb_log_start; /* ... from this entry (its period's translations) */
     double t_front, t_issue, t_commit_last, t_dep, t_load_done, t_str_issued, loose_insns;
     bool str_pending;
+    bool walk_pending; /* a load's walk in flight (model_t) */
+    uint64_t walk_page;
+    double walk_ready;
     stats_bound_t tag_front, tag_issue, tag_commit, tag_dep, tag_load, tag_pool;
     double ring[RING_LINES];
     stats_bound_t ring_tag[RING_LINES];
@@ -253,6 +256,9 @@ static bool take(model_t *md, model_snap_t *b)
     b->t_load_done = md->t_load_done;
     b->t_str_issued = md->t_str_issued;
     b->str_pending = md->str_pending;
+    b->walk_pending = md->walk_pending;
+    b->walk_page = md->walk_page;
+    b->walk_ready = md->walk_ready;
     b->loose_insns = md->loose_insns;
     b->tag_front = md->tag_front;
     b->tag_issue = md->tag_issue;
@@ -269,6 +275,16 @@ static bool take(model_t *md, model_snap_t *b)
     b->pl = md->pl;
     b->have = true;
     return true;
+}
+
+/* A translation (page) of the snapshot where the stream's move (dp pages)
+ * takes it: moved when it lies in the window that moves. */
+static uint64_t tlb_moved(const model_t *md, const hier_window_t *w, uint64_t dp, uint64_t page)
+{
+    if (page >= w->lo * md->line_bytes / md->tlb.page_bytes &&
+        page < (w->hi * md->line_bytes + md->tlb.page_bytes - 1) / md->tlb.page_bytes)
+        return page + dp;
+    return page;
 }
 
 /* What a proven move moves: the hierarchy's parts, write streaming's run. */
@@ -335,12 +351,14 @@ static bool same(const model_t *md, const model_snap_t *b, const hier_window_t *
         uint64_t dp = tlb_dpages(md, w->dlines, &pinned);
         if (!b->tlb_logging || md->tlb.log_full || (pinned && md->tlb.log_n != b->tlb_log_start))
             return false;
-        uint64_t want = b->tlb_last_page;
-        if (want >= w->lo * md->line_bytes / md->tlb.page_bytes &&
-            want < (w->hi * md->line_bytes + md->tlb.page_bytes - 1) / md->tlb.page_bytes)
-            want += dp;
         if (md->tlb.last_valid != b->tlb_last_valid ||
-            (md->tlb.last_valid && md->tlb.last_page != want))
+            (md->tlb.last_valid && md->tlb.last_page != tlb_moved(md, w, dp, b->tlb_last_page)))
+            return false;
+        /* a load's walk in flight: on the page moved with the stream, as
+         * far ahead (or both done) */
+        if (md->walk_pending != b->walk_pending ||
+            (md->walk_pending && (md->walk_page != tlb_moved(md, w, dp, b->walk_page) ||
+                                  !timing_same(md->walk_ready, b->walk_ready, &sh))))
             return false;
     }
     return hier_snap_same(md->h, b->h, w, &sh, &mv->h);
@@ -418,6 +436,8 @@ static bool tlb_replay(model_t *md, const model_snap_t *b, uint64_t n, uint64_t 
     bb->tlb_copy = md->tlb.c; /* the old TLB is the next scratch */
     md->tlb.c = c;
     md->tlb.last_page += n * dp;
+    if (md->walk_pending)
+        md->walk_page += n * dp; /* its time moved with the model's (model_shift_time) */
     return true;
 }
 

@@ -59,6 +59,9 @@ struct model {
     double t_load_done;   /* when the data of every streaming load so far has arrived */
     double t_str_issued;  /* when the last string op issued its last line ... */
     bool str_pending;     /* ... and no string op has translated since: the next may start then */
+    bool walk_pending;    /* a streaming load's walk, which issue did not wait for: */
+    uint64_t walk_page;   /* ... its translation (tlb_page_of) ... */
+    double walk_ready;    /* ... and when it is done; what uses the page first waits for it */
     double ring[RING_LINES];
     uint64_t seq; /* lines committed so far */
 
@@ -137,6 +140,7 @@ static inline void model_i_shift_core_time(model_t *md, double dt)
     md->t_dep += dt;
     md->t_load_done += dt;
     md->t_str_issued += dt;
+    md->walk_ready += dt;
     for (uint32_t i = 0; i < RING_LINES; i++)
         md->ring[i] += dt;
     mshr_shift_time(md->wc, dt);

@@ -64,12 +64,18 @@ static inline uint64_t tlb_page_for(const machine_t *m, uint64_t page_bytes)
     return h && h < page_bytes ? h : page_bytes;
 }
 
+/* The translation (page number) addr falls in. */
+static inline uint64_t tlb_page_of(const tlb_t *t, uint64_t addr)
+{
+    return t->page_shift >= 0 ? addr >> t->page_shift : addr / t->page_bytes;
+}
+
 /* Translate addr; true when it missed (the caller pays for the walk). */
 static inline bool tlb_miss(tlb_t *t, uint64_t addr, bool store)
 {
     if (!t->c)
         return false;
-    uint64_t page = t->page_shift >= 0 ? addr >> t->page_shift : addr / t->page_bytes;
+    uint64_t page = tlb_page_of(t, addr);
     if (t->last_valid && page == t->last_page)
         return false;
     t->last_page = page;
