@@ -244,9 +244,13 @@ int cmd_calibrate_main(int argc, char **argv)
     summary(d, res.pred, check ? "" : "after");
     if (!check) {
         printf("parameters (stored units; configs/README.md):\n");
-        for (size_t k = 0; k < d->n_keys; k++)
-            printf("  %-30s %12.5g -> %12.5g  +/- %.3g\n", d->keys[k].key->path, res.start[k],
-                   res.value[k], res.sigma[k]);
+        for (size_t k = 0; k < d->n_keys; k++) {
+            char sig[32] = "? (no case moves it)";
+            if (isfinite(res.sigma[k]))
+                snprintf(sig, sizeof sig, "%.3g", res.sigma[k]);
+            printf("  %-30s %12.5g -> %12.5g  +/- %s\n", d->keys[k].key->path, res.start[k],
+                   res.value[k], sig);
+        }
         printf("fit: %zu iterations, %zu evaluations, chi^2 %.4g -> %.4g\n", res.iterations,
                res.evaluations, res.chisq0, res.chisq);
     }

@@ -407,7 +407,11 @@ static int fit_stage(fitctx_t *c, size_t max_iter, cal_result_t *res, char *err,
         res->value[ki] = to_value(k, xi);
         if (k->key->type == CFG_T_U32 || k->key->type == CFG_T_U64)
             res->value[ki] = round(res->value[ki]);
-        res->sigma[ki] = sqrt(s2 * gsl_matrix_get(cov, i, i)) * dvdx;
+        /* GSL zeroes the covariance of a key the fit's Jacobian has no rank
+         * in (no case moves it, or an integer key moves them only in steps):
+         * its uncertainty is unknown, not 0 */
+        const double var = gsl_matrix_get(cov, i, i);
+        res->sigma[ki] = var > 0 ? sqrt(s2 * var) * dvdx : NAN;
     }
     if (apply(c, xb)) {
         errbuf_set(err, errlen, "%s", c->err);

@@ -82,7 +82,8 @@ int cal_predict_all(const machine_t *m, const cal_data_t *d, bool exact, unsigne
 
 typedef struct cal_result {
     double value[CAL_KEYS_MAX];  /* fitted values, stored units */
-    double sigma[CAL_KEYS_MAX];  /* 1-sigma uncertainties, stored units */
+    double sigma[CAL_KEYS_MAX];  /* 1-sigma uncertainties, stored units; NAN: the cases
+                                    do not determine the key (none moves it, or only in steps) */
     double start[CAL_KEYS_MAX];  /* values before the fit */
     double pred[CAL_CASES_MAX];  /* predictions with the fitted values */
     double pred0[CAL_CASES_MAX]; /* predictions before the fit */

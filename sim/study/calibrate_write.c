@@ -17,6 +17,7 @@
 #include "sim/study/calibrate.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,7 +178,10 @@ int cal_write_yaml(const char *in, const char *out, const machine_t *m, const ca
         char a[64], b[64], s[64];
         cfg_key_format(d->keys[k].key, res->start[k], CFG_FMT_YAML, a, sizeof(a));
         cfg_key_format(d->keys[k].key, res->value[k], CFG_FMT_YAML, b, sizeof(b));
-        cfg_key_format(d->keys[k].key, res->sigma[k], CFG_FMT_YAML, s, sizeof(s));
+        if (isfinite(res->sigma[k]))
+            cfg_key_format(d->keys[k].key, res->sigma[k], CFG_FMT_YAML, s, sizeof(s));
+        else
+            snprintf(s, sizeof s, "? (no case moves it)");
         fprintf(o, "#   %-28s %s -> %s (+/- %s)\n", d->keys[k].key->path, a, b, s);
     }
     /* copy the text, line by line, replacing fitted values (and an earlier
