@@ -235,13 +235,36 @@ void measure_i_issue_costs(measure_t *ms)
     }
 }
 
-bool measure_i_host_miss(measure_t *ms)
+/* The figures the miss comes from, on a guest (ntstore-dram and its twins). */
+static bool host_miss_figures(measure_t *ms)
 {
     bool guest = ms->from ? ms->from->guest : ms->h.hypervisor;
     return guest && measure_i_dram_writes(ms) && measure_i_ran(ms, "ntstore-dram-ahead") &&
-           measure_i_ran(ms, "ntstore-dram-data-ahead") &&
+           measure_i_ran(ms, "ntstore-dram-data-ahead");
+}
+
+int measure_i_host_miss_prepare(measure_t *ms, char *err, size_t errlen)
+{
+    ms->hm_issue_ns = 0;
+    if (!host_miss_figures(ms))
+        return 0;
+    const measure_fig_t *z = measure_i_ran(ms, "ntstore-dram");
+    wl_spec_t spec;
+    char why[256];
+    double cycles = 0;
+    if (mb_spec(&z->mb, ms->base, &spec, why, sizeof why))
+        return errbuf_set(err, errlen, "%s: %s", z->mb.id, why);
+    if (hostmiss_issue_cycles(ms->base_path, &spec, &cycles, err, errlen))
+        return -1;
+    ms->hm_issue_ns = ms->clock_ghz > 0 ? cycles / ms->clock_ghz : 0;
+    return 0;
+}
+
+bool measure_i_host_miss(measure_t *ms)
+{
+    return host_miss_figures(ms) &&
            hostmiss_ns(measure_i_ran(ms, "ntstore-dram")->mb.value,
-                       measure_i_ran(ms, "ntstore-dram-ahead")->mb.value, 0) > 0;
+                       measure_i_ran(ms, "ntstore-dram-ahead")->mb.value, ms->hm_issue_ns) > 0;
 }
 
 const char *measure_i_write_id(measure_t *ms, bool zeros)
@@ -283,21 +306,14 @@ static void host_miss_stage(measure_t *ms)
     }
 }
 
-int measure_i_host_miss_values(measure_t *ms, char *err, size_t errlen)
+void measure_i_host_miss_values(measure_t *ms)
 {
     if (!measure_i_host_miss(ms))
-        return 0;
+        return;
     const measure_fig_t *z = measure_i_ran(ms, "ntstore-dram"),
                         *za = measure_i_ran(ms, "ntstore-dram-ahead");
-    wl_spec_t spec;
-    char why[256];
-    double cycles = 0;
-    if (mb_spec(&z->mb, ms->base, &spec, why, sizeof why))
-        return errbuf_set(err, errlen, "%s: %s", z->mb.id, why);
-    if (hostmiss_issue_cycles(ms->base_path, &spec, &cycles, err, errlen))
-        return -1;
-    double issue_ns = cycles / ms->clock_ghz;
-    double miss = hostmiss_ns(z->mb.value, za->mb.value, issue_ns);
+    const double issue_ns = ms->hm_issue_ns;
+    double miss = hostmiss_ns(z->mb.value, za->mb.value, issue_ns); /* > 0 (measure_i_host_miss) */
     char sets[HOSTMISS_SETS][MACHINE_SET_ARG_MAX];
     size_t n = hostmiss_sets(ms->base, miss, sets);
     const machine_t *b = ms->base;
@@ -342,7 +358,6 @@ int measure_i_host_miss_values(measure_t *ms, char *err, size_t errlen)
                                                                            : "carried",
                             ms->base_name);
     }
-    return 0;
 }
 
 /* On a guest whose stores pay the host's miss, the model translates every

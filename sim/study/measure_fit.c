@@ -725,10 +725,13 @@ static void record_fit(measure_t *ms, const machine_t *m, const cal_data_t *d,
         fmt_key(k->key->path, val, v, sizeof v);
         fmt_key(k->key->path, res->sigma[i], sig, sizeof sig);
         bool edge = val <= k->lo * 1.001 || val >= k->hi * 0.999;
-        /* an interval wider than the key's whole range: its figures barely move it */
+        /* no interval (the figures do not move it, or an integer key only in
+         * steps), or one wider than the key's whole range: its figures barely
+         * move it; at a bound the interval is one-sided (the fit's logistic
+         * has no slope there) */
         bool loose = !isfinite(res->sigma[i]) || res->sigma[i] > k->hi - k->lo;
         measure_i_value(ms, k->key->path, v, "fitted: stage %u to %s (+- %s)%s%s", k->stage, ids,
-                        loose ? "?" : sig, edge ? "; at the bound of its range" : "",
+                        loose || edge ? "?" : sig, edge ? "; at the bound of its range" : "",
                         loose ? "; these figures barely move it" : "");
     }
 }
@@ -798,11 +801,12 @@ static int derive_startup(measure_t *ms, machine_t *m, char *err, size_t errlen)
 
 int measure_fit(measure_t *ms, char *err, size_t errlen)
 {
+    if (measure_i_host_miss_prepare(ms, err, errlen))
+        return -1;
     measure_i_assign_stages(ms);
     direct_values(ms);
     measure_i_issue_costs(ms);
-    if (measure_i_host_miss_values(ms, err, errlen))
-        return -1;
+    measure_i_host_miss_values(ms);
     machine_t *m = load_values(ms, err, errlen);
     if (!m)
         return -1;

@@ -27,6 +27,8 @@ struct measure {
     char date[32];         /* when the suite ran (UTC, ISO 8601) */
     double clock_ghz;      /* median of the figures' clocks */
     double adds_per_cycle; /* median of the figures' shares (0: not measured) */
+    double hm_issue_ns;    /* measure_i_host_miss_prepare: ntstore-dram's issue time a 4 KiB
+                              page in the base's model (0: not taken) */
     size_t n;
     measure_fig_t f[MEASURE_FIGS_MAX];
 
@@ -74,13 +76,20 @@ const char *measure_i_write_id(measure_t *ms, bool zeros);
 /* The line-zeroing figure at the cases' footprint that fits stage 8:
  * linezero-dram, or its _ahead twin where the stores pay the host's miss. */
 const char *measure_i_line_zero_id(measure_t *ms);
-/* Whether the zero stores at the cases' footprint ran more than
- * HOSTMISS_NOISE slower than their _ahead twin on a guest. */
+/* Before any stage is assigned: on a guest whose zero stores and their
+ * _ahead twin ran at the cases' footprint, the zero stores' issue time a
+ * 4 KiB page in the base's model (ms->hm_issue_ns). Returns 0, or -1 with a
+ * reason. */
+int measure_i_host_miss_prepare(measure_t *ms, char *err, size_t errlen);
+/* Whether, on a guest, the zero stores at the cases' footprint ran more
+ * than HOSTMISS_NOISE slower than their _ahead twin, with time a page left
+ * past their issue time (hostmiss_ns > 0): the miss measure_i_host_miss_values
+ * writes. Every stage and value that depends on the miss asks this. */
 bool measure_i_host_miss(measure_t *ms);
 /* On such a guest: tlb.host_page, tlb.host_entries and tlb.host_miss.*
  * (the miss from the zero figures, the other kinds in the base's
- * proportions). Returns 0, or -1 with a reason. */
-int measure_i_host_miss_values(measure_t *ms, char *err, size_t errlen);
+ * proportions). */
+void measure_i_host_miss_values(measure_t *ms);
 /* core.nt_store_cycles and core.line_zero_cycles from the L1-size figures
  * when the DRAM-scale ones fit the write path. */
 void measure_i_issue_costs(measure_t *ms);
