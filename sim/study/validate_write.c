@@ -386,10 +386,18 @@ int valmd_write(const val_corpus_t *c, FILE *out, uint64_t fingerprint, const ch
                 continue;
             fprintf(out, "| %s | [%s] | ", v->id, v->source);
             md_text(out, v->cpu);
+            /* a spread as its source wrote it, "+- 0.14s", after one "±" */
+            const char *spread = v->spread;
+            if (!strncmp(spread, "+-", 2))
+                spread += 2;
+            else if (!strncmp(spread, "±", strlen("±")))
+                spread += strlen("±");
+            while (*spread == ' ')
+                spread++;
             fprintf(out, "%s | %g %s%s%s%s | %s %s | %s | %s | `",
                     v->sku_inferred ? " (SKU inferred)" : "", v->figure, v->unit,
-                    v->unit_inferred ? " (unit inferred)" : "", v->spread[0] ? " ± " : "",
-                    v->spread, num4(predicted_in_unit(v), b, sizeof b), v->unit,
+                    v->unit_inferred ? " (unit inferred)" : "", spread[0] ? " ± " : "", spread,
+                    num4(predicted_in_unit(v), b, sizeof b), v->unit,
                     pct(v->error, true, a, sizeof a), val_role_name(v->role));
             md_text(out, v->command);
             fputs("` |\n", out);

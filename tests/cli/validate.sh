@@ -71,6 +71,9 @@ grep -q "BADU.yaml:11:11: cases.unit: unknown unit 'furlongs/s'" "$ERR" || fail 
 cs report --validation --corpus "$FIX/good" --output "$TMPD/V.md" --trust "$TMPD/trust.csv" -q
 [[ $RC -eq 0 ]] || fail "report --validation: exit $RC"
 grep -q "^## zen5-epyc-9005" "$TMPD/V.md" || fail "VALIDATION.md: no zen5 section"
+# a spread as its source wrote it ("+- 2.5%", "1%") follows one "±"
+grep -q "| 30 GB/s ± 2.5% |" "$TMPD/V.md" && grep -q "| 20 GB/s ± 1% |" "$TMPD/V.md" &&
+    ! grep -q "± +-" "$TMPD/V.md" || fail "VALIDATION.md: a spread is not after one ±: $(grep -m1 fixa-zen5-2m-extent "$TMPD/V.md")"
 cs report --validation --corpus "$FIX/good" --check "$TMPD/V.md" --trust "$TMPD/trust.csv"
 [[ $RC -eq 0 ]] || fail "report --validation --check: exit $RC"
 
