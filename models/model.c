@@ -28,7 +28,9 @@
  *      first line) passes the l2 / l3 byte thresholds, in L2 / L3 too; a
  *      partial line, a store that hits L1, a kernel call or a fault (the
  *      caller's and the fault handler's own stores) ends the run;
- *    - a TLB per page size (tlb.*): a miss stalls issue for tlb.walk;
+ *    - a TLB per page size (tlb.*): a store's miss stalls issue for tlb.walk;
+ *      a streaming load's holds its request and the page's next access
+ *      (walk_wait), one walk in flight at a time;
  *    - kernel calls, reschedule points and page faults as fixed costs.
  *  - Stores are assembled into lines here, so results do not depend on
  *    whether the trace coalesced them.
@@ -353,7 +355,7 @@ static void nt_line(model_t *md, const pending_line_t *pl)
  * behind it wait with it (what bounds a stream to l1.mshrs lines in
  * flight); its data arrives when the hierarchy delivers it. A TLB miss's
  * walk delays the line's request, and every later access to the page,
- * but not the issue of other work. */
+ * but not the issue of other work; one walk is in flight at a time. */
 static void load_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
@@ -370,6 +372,12 @@ static void load_line(model_t *md, const pending_line_t *pl)
     stats_bound_t rwhy = why;
     double walk = tlb_access(&md->tlb, pl->line, false);
     if (walk > 0) {
+        /* one walk in flight: a miss behind another's unfinished walk
+         * waits for it first (else the first page would need none) */
+        if (md->walk_pending && md->walk_ready > t) {
+            t = md->walk_ready;
+            why = B(ST_BOUND_TLB_WALKS);
+        }
         req = t + walk;
         rwhy = B(ST_BOUND_TLB_WALKS);
         md->walk_pending = true;
@@ -456,6 +464,7 @@ static uint64_t ff_judge(model_t *md, uint64_t remaining_bytes)
         return 0;
     model_i_add_stats(md, &add, 1);
     model_shift_time(md, shift);
+    md->walk_pending = false; /* the skipped lines took their pages' walks */
     ws_ff_skip(&md->ws, lines);
     model_ff_resume(&md->ff, &md->st, now_cycles(md));
     return lines * md->line_bytes;

@@ -277,6 +277,13 @@ static bool take(model_t *md, model_snap_t *b)
     return true;
 }
 
+/* A load's walk that something may still wait for: pending and not done by
+ * the issue's time (nothing after issues earlier). */
+static bool walk_live(bool pending, double ready, double t_issue)
+{
+    return pending && ready > t_issue;
+}
+
 /* A translation (page) of the snapshot where the stream's move (dp pages)
  * takes it: moved when it lies in the window that moves. */
 static uint64_t tlb_moved(const model_t *md, const hier_window_t *w, uint64_t dp, uint64_t page)
@@ -355,10 +362,11 @@ static bool same(const model_t *md, const model_snap_t *b, const hier_window_t *
             (md->tlb.last_valid && md->tlb.last_page != tlb_moved(md, w, dp, b->tlb_last_page)))
             return false;
         /* a load's walk in flight: on the page moved with the stream, as
-         * far ahead (or both done) */
-        if (md->walk_pending != b->walk_pending ||
-            (md->walk_pending && (md->walk_page != tlb_moved(md, w, dp, b->walk_page) ||
-                                  !timing_same(md->walk_ready, b->walk_ready, &sh))))
+         * far ahead; one done by the issue's time is none (walk_live) */
+        const bool live = walk_live(md->walk_pending, md->walk_ready, md->t_issue),
+                   was = walk_live(b->walk_pending, b->walk_ready, b->t_issue);
+        if (live != was || (live && (md->walk_page != tlb_moved(md, w, dp, b->walk_page) ||
+                                     !timing_same(md->walk_ready, b->walk_ready, &sh))))
             return false;
     }
     return hier_snap_same(md->h, b->h, w, &sh, &mv->h);
@@ -436,8 +444,10 @@ static bool tlb_replay(model_t *md, const model_snap_t *b, uint64_t n, uint64_t 
     bb->tlb_copy = md->tlb.c; /* the old TLB is the next scratch */
     md->tlb.c = c;
     md->tlb.last_page += n * dp;
-    if (md->walk_pending)
+    if (walk_live(md->walk_pending, md->walk_ready, md->t_issue))
         md->walk_page += n * dp; /* its time moved with the model's (model_shift_time) */
+    else
+        md->walk_pending = false;
     return true;
 }
 

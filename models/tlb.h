@@ -1,7 +1,8 @@
 /*
  * tlb.h - the data TLB of the page size the clearing code translates
  * through: an LRU array of page translations (models/cache.c); a miss
- * costs tlb.walk cycles of stalled issue.
+ * costs tlb.walk cycles: of stalled issue for a store, of a held request
+ * for a streaming load (models/model.c load_line).
  *
  * Notes
  *  - One TLB per page size (tlb.entries_4k / _2m / _1g); fully associative

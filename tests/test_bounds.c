@@ -318,6 +318,35 @@ static void test_loads_ahead(void **state)
     assert_true(over.count[ST_BOUND_TLB_WALKS] >= 6 + 63);
 }
 
+/* Three loads from three new pages back to back, then a line stored to each
+ * page: one walk is in flight at a time, so the second load's walk starts
+ * when the first's ends and the third's when the second's does; the last
+ * store waits for the third walk, the run ends with its load's data. A walk
+ * one cycle longer ends the run 3 cycles later (each walk in turn), where
+ * walks side by side would move it by 1. */
+static uint64_t three_walks(machine_t *m, double walk)
+{
+    tiny_machine(m);
+    model_t *md = mk_host_pages(m, 0, walk);
+    for (uint64_t p = 1; p <= 3; p++)
+        op(md, TRACE_LOAD, BASE + p * 4096, 8, 1);
+    for (uint64_t p = 1; p <= 3; p++)
+        lines_w(md, TRACE_STORE_NT, BASE + p * 4096 + 64, 1, 64);
+    stats_t st = finish(md);
+    assert_int_equal(bound_sum(&st), st.count[ST_CYCLES]);
+    assert_int_equal(st.count[ST_TLB_LOAD_MISSES], 3);
+    return st.count[ST_CYCLES];
+}
+
+static void test_walks_one_at_a_time(void **state)
+{
+    (void)state;
+    machine_t m;
+    const uint64_t a = three_walks(&m, 100), b = three_walks(&m, 101);
+    assert_true(a >= 3 * 100);
+    assert_int_equal(b - a, 3);
+}
+
 /* Fast-forward adds the bound events with the rest: a long clear with it on
  * counts within 1% of the same clear simulated exactly, and the sum still
  * equals the cycles. */
@@ -353,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_faults_and_calls),
         cmocka_unit_test(test_host_misses),
         cmocka_unit_test(test_loads_ahead),
+        cmocka_unit_test(test_walks_one_at_a_time),
         cmocka_unit_test(test_fast_forward_scales_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -713,7 +713,7 @@ static void record_fit(measure_t *ms, const machine_t *m, const cal_data_t *d,
 {
     for (size_t i = 0; i < d->n_keys; i++) {
         const cal_key_t *k = &d->keys[i];
-        char ids[256] = "", v[64], sig[64];
+        char ids[256] = "", v[64], sig[64] = "?";
         for (size_t j = 0; j < d->n_cases; j++) {
             if (d->cases[j].stage != k->stage)
                 continue;
@@ -723,13 +723,14 @@ static void record_fit(measure_t *ms, const machine_t *m, const cal_data_t *d,
         double val = 0;
         cfg_key_get(m, k->key, &val);
         fmt_key(k->key->path, val, v, sizeof v);
-        fmt_key(k->key->path, res->sigma[i], sig, sizeof sig);
+        if (isfinite(res->sigma[i]))
+            fmt_key(k->key->path, res->sigma[i], sig, sizeof sig);
         bool edge = val <= k->lo * 1.001 || val >= k->hi * 0.999;
         /* no interval (the figures do not move it, or an integer key only in
          * steps), or one wider than the key's whole range: its figures barely
          * move it; at a bound the interval is one-sided (the fit's logistic
          * has no slope there) */
-        bool loose = !isfinite(res->sigma[i]) || res->sigma[i] > k->hi - k->lo;
+        bool loose = !edge && (!isfinite(res->sigma[i]) || res->sigma[i] > k->hi - k->lo);
         measure_i_value(ms, k->key->path, v, "fitted: stage %u to %s (+- %s)%s%s", k->stage, ids,
                         loose || edge ? "?" : sig, edge ? "; at the bound of its range" : "",
                         loose ? "; these figures barely move it" : "");

@@ -386,9 +386,12 @@ int valmd_write(const val_corpus_t *c, FILE *out, uint64_t fingerprint, const ch
                 continue;
             fprintf(out, "| %s | [%s] | ", v->id, v->source);
             md_text(out, v->cpu);
-            /* a spread as its source wrote it, "+- 0.14s", after one "±" */
+            /* a spread as its source wrote it ("+- 0.14s", "+/- 1%", "± 2%"),
+             * after one "±" */
             const char *spread = v->spread;
-            if (!strncmp(spread, "+-", 2))
+            if (!strncmp(spread, "+/-", 3))
+                spread += 3;
+            else if (!strncmp(spread, "+-", 2))
                 spread += 2;
             else if (!strncmp(spread, "±", strlen("±")))
                 spread += strlen("±");

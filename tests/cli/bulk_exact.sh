@@ -4,7 +4,8 @@
 # operation), and three workloads step across kernel calls (a 512 MiB memset in 1 MiB chunks; an
 # mmap of 512 MiB in 2 MiB folios, page by page; 4 MiB cleared 24 times: the same footprint
 # each loop); two mappings of 3 GiB also step by whole 1 GiB pages, and six 1 GiB folios step
-# while the prefetchers gain streams. Each runs with --exact
+# while the prefetchers gain streams, and four runs hold a streaming load's walk in flight
+# across the periods (loads over 4 KiB pages, the _ahead kernels). Each runs with --exact
 # (bulk stepping on) and with --exact --no-bulk (every line simulated, the reference path), and
 # the two results must agree:
 #  - every counter and traffic figure identically (integers);
@@ -112,6 +113,17 @@ cases.append((["zen3-epyc-7j13", "--workload", "mmap", "-s", "6GB", "-p", "1GB",
 for a in (["-s", "96MB", "-f", "unrolled"], ["-s", "4MB", "-l", "24"]):
     cases.append((["zen5-epyc-9005"] + a + ["--set", "memory.zero_writeback_fraction=0.6"],
                   24 if "-l" in a else 1))
+
+# a streaming load's walk in flight (docs/MODEL.md section 8) on a guest's 4 KiB host pages:
+# loads over 4 KiB pages, and the _ahead kernels' loads of the next page, in calls of 1 MiB and
+# page by page; the walk's page and time step with the periods
+HOST = ["--set", "tlb.host_page=4KiB", "--set", "tlb.host_miss.nt_line=120ns"]
+for a, calls in ((["--workload", "load", "-f", "load64", "-s", "96MB", "-p", "4KB"], 1),
+                 (["--workload", "mmap", "-s", "256MB", "-p", "2MB", "--caller", "page", "-f",
+                   "rep_stosb_ahead"], 256 * MB // 4096),
+                 (["-s", "256MB", "-k", "1MB", "-f", "clzero_ahead"], 256),
+                 (["-s", "256MB", "-k", "1MB", "-f", "avx512_nt_ahead"], 256)):
+    cases.append((["zen5-epyc-9005"] + a + HOST, calls))
 
 bad = stepped = compared = 0
 for c, calls in cases:
