@@ -30,7 +30,7 @@
  *      caller's and the fault handler's own stores) ends the run;
  *    - a TLB per page size (tlb.*): a store's miss stalls issue for tlb.walk;
  *      a streaming load's holds its request and the page's next access
- *      (walk_wait), one walk in flight at a time;
+ *      (models/model_xlate.h), one walk in flight at a time;
  *    - kernel calls, reschedule points and page faults as fixed costs.
  *  - Stores are assembled into lines here, so results do not depend on
  *    whether the trace coalesced them.
@@ -61,6 +61,7 @@
 #include "models/tlb.h"
 #include "models/write_stream.h"
 #include "models/model_impl.h"
+#include "models/model_xlate.h"
 
 model_t *model_create(const machine_t *m, uint64_t seed, char *err, size_t errlen)
 {
@@ -161,21 +162,6 @@ static inline double front(model_t *md, double n)
     return md->t_front;
 }
 
-/* An access at t that found its translation in the TLB: if a streaming
- * load's walk put it there and is not done (load_line), the access waits
- * for it. Returns when it may go on. */
-static inline double walk_wait(model_t *md, uint64_t addr, double t, stats_bound_t *why)
-{
-    if (!md->walk_pending || tlb_page_of(&md->tlb, addr) != md->walk_page)
-        return t;
-    if (!(md->walk_ready > t)) {
-        md->walk_pending = false; /* done before anything needed it */
-        return t;
-    }
-    *why = B(ST_BOUND_TLB_WALKS);
-    return md->walk_ready;
-}
-
 /* A line leaves through a buffer of pool q (the write-combining buffers, or
  * line zeroing's own) at t; returns when the buffer was obtained (the
  * issuing side waits for that). */
@@ -267,7 +253,7 @@ static void store_line(model_t *md, const pending_line_t *pl)
     if (walk > 0)
         why = B(ST_BOUND_TLB_WALKS);
     else
-        t = walk_wait(md, pl->line, t, &why);
+        t = model_xl_wait(md, pl->line, t, &why);
     t += walk;
     double w = window(md, md->slm.la);
     if (w > t)
@@ -291,36 +277,6 @@ static void store_line(model_t *md, const pending_line_t *pl)
     advance(md);
 }
 
-/* Translate a write at time t; returns when issue may go on. A miss stalls
- * issue for tlb.walk. A miss of a host's page (tlb.host_page) by a write
- * that reads nothing first (a non-temporal store, a line-zeroing command
- * that goes to memory) or by a string op stalls it instead until host_ns,
- * this kind of write's cost, after `from` (the walk's start: t, or for a
- * string op's first line the end of the previous string op's issue), while
- * the lines already buffered keep draining. On the Zen 5 guest a 4 KiB page
- * of such a stream took its issue time plus the miss, or its link time when
- * that was longer, a load that took the miss first removed it, and 4 KiB
- * rep stosb calls did not pay it (docs/MODEL.md section 13,
- * data/native/ahead_kernels.sh). */
-static double host_miss(model_t *md, uint64_t addr, double t, double host_ns, double from,
-                        stats_bound_t *why)
-{
-    if (!tlb_miss(&md->tlb, addr, true))
-        return walk_wait(md, addr, t, why);
-    if (!md->tlb.host || !(host_ns > 0)) {
-        if (md->m->tlb_walk_cycles > 0)
-            *why = B(ST_BOUND_TLB_WALKS);
-        return t + md->m->tlb_walk_cycles;
-    }
-    bump(md, ST_TLB_HOST_MISSES, 1, 0);
-    const double cost = host_ns * md->cyc_per_ns;
-    md->st.count[ST_BUSY_HOST_MISSES] += (uint64_t)cost; /* whole cycles */
-    double done = timing_min(from, t) + cost;
-    if (done > t)
-        *why = B(ST_BOUND_HOST_MISSES);
-    return timing_max(t, done);
-}
-
 static void nt_line(model_t *md, const pending_line_t *pl)
 {
     const machine_t *m = md->m;
@@ -330,9 +286,9 @@ static void nt_line(model_t *md, const pending_line_t *pl)
     if (f > issue)
         why = md->tag_front;
     double t = timing_max(issue, f);
-    t = host_miss(md, pl->line, t,
-                  pl->stores > 1 + 1e-9 ? m->tlb_host_nt_narrow_ns : m->tlb_host_nt_line_ns, t,
-                  &why);
+    t = model_xl_write(md, pl->line, t,
+                       pl->stores > 1 + 1e-9 ? m->tlb_host_nt_narrow_ns : m->tlb_host_nt_line_ns, t,
+                       &why);
     /* stores of data, even of zeros, are not a zeroing operation (memory.zero_write_fraction);
      * a full line of zeros may still cost less at the memory (memory.zero_data_fraction),
      * when written with at most memory.zero_data_stores stores */
@@ -365,26 +321,8 @@ static void load_line(model_t *md, const pending_line_t *pl)
     if (f > issue)
         why = md->tag_front;
     double t = timing_max(issue, f);
-    /* A miss's walk holds the load's request, not the issue of the work
-     * behind it (an out-of-order core goes on); what uses the page next
-     * waits for the walk (walk_wait). */
-    double req = t;
-    stats_bound_t rwhy = why;
-    double walk = tlb_access(&md->tlb, pl->line, false);
-    if (walk > 0) {
-        /* one walk in flight: a miss behind another's unfinished walk
-         * waits for it first (else the first page would need none) */
-        if (md->walk_pending && md->walk_ready > t) {
-            t = md->walk_ready;
-            why = B(ST_BOUND_TLB_WALKS);
-        }
-        req = t + walk;
-        rwhy = B(ST_BOUND_TLB_WALKS);
-        md->walk_pending = true;
-        md->walk_page = tlb_page_of(&md->tlb, pl->line);
-        md->walk_ready = req;
-    } else
-        req = walk_wait(md, pl->line, t, &rwhy);
+    stats_bound_t rwhy;
+    const double req = model_xl_load(md, pl->line, &t, &why, &rwhy);
     bump(md, ST_L1_ACCESSES, (uint64_t)model_ceil(pl->stores), pl->bytes);
     bool hit;
     double issued;
@@ -509,7 +447,7 @@ static void dep_load(model_t *md, const trace_op_t *op)
     if (walk > 0)
         why = B(ST_BOUND_TLB_WALKS);
     else
-        t = walk_wait(md, line, t, &why);
+        t = model_xl_wait(md, line, t, &why);
     t += walk;
     bump(md, ST_L1_ACCESSES, op->count, op->bytes);
     bool hit;
@@ -613,7 +551,7 @@ static void string_op(model_t *md, const trace_op_t *op)
         if (piece_cycles > 0)
             why = B(ST_BOUND_STRING_ENGINE);
         const bool elided = full && string_elides(m, op->bytes, end - a, op->fill, nt);
-        t = host_miss(md, a, t, m->tlb_host_string_ns, walk_from, &why);
+        t = model_xl_write(md, a, t, m->tlb_host_string_ns, walk_from, &why);
         walk_from = HUGE_VAL; /* after the op's first line, a walk starts when it is met */
         double w = window(md, la);
         if (w > t)
@@ -705,8 +643,8 @@ static void line_zero_op(model_t *md, const trace_op_t *op)
             why = md->tag_front;
         t = timing_max(t, f);
         /* a command that allocates its line pays tlb.walk (host_ns 0) */
-        t = host_miss(md, a, t, m->lz_policy == MACHINE_LZ_MEMORY ? m->tlb_host_line_zero_ns : 0, t,
-                      &why);
+        t = model_xl_write(
+            md, a, t, m->lz_policy == MACHINE_LZ_MEMORY ? m->tlb_host_line_zero_ns : 0, t, &why);
         if (m->lz_policy == MACHINE_LZ_MEMORY) {
             stats_bound_t pool_why = md->tag_pool;
             double t_buf = pool_line(md, md->lzq, a, (uint32_t)lb, DRAM_LINE_ZEROING, t);

@@ -14,7 +14,7 @@
  *    translation is no larger than the host's page (the TLB splinters), the
  *    TLB holds tlb.host_entries of them, and `host` says its misses are the
  *    host's: what a write that reads nothing first pays for one is the
- *    caller's (models/model.c host_miss).
+ *    caller's (models/model_xlate.h model_xl_write).
  *  - Units: bytes, core cycles.
  */
 #ifndef CLEARSIM_TLB_H

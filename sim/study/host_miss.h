@@ -5,7 +5,7 @@
  * what `detect --measure` writes (docs/MODEL.md section 13).
  *
  * Notes
- *  - The model (models/model.c host_miss): a whole-line non-temporal store
+ *  - The model (models/model_xlate.h model_xl_write): a whole-line non-temporal store
  *    that takes a host page's TLB miss stalls issue for tlb.host_miss.nt_line
  *    while the lines already buffered drain, so a 4 KiB page of the probe
  *    takes max(issue + miss, link); the twin takes the link (a load took the
