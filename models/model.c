@@ -249,12 +249,7 @@ static void store_line(model_t *md, const pending_line_t *pl)
     if (md->t_front > issue)
         why = md->tag_front;
     double t = timing_max(issue, md->t_front);
-    double walk = tlb_access(&md->tlb, pl->line, true);
-    if (walk > 0)
-        why = B(ST_BOUND_TLB_WALKS);
-    else
-        t = model_xl_wait(md, pl->line, t, &why);
-    t += walk;
+    t = model_xl_stall(md, pl->line, t, true, &why);
     double w = window(md, md->slm.la);
     if (w > t)
         why = hier_after_wait(B(ST_BOUND_STORE_BUFFER), window_why(md, md->slm.la));
@@ -443,12 +438,7 @@ static void dep_load(model_t *md, const trace_op_t *op)
         why = md->tag_front;
     t = timing_max(t, f);
     uint64_t line = op->addr & ~(uint64_t)(md->line_bytes - 1);
-    double walk = tlb_access(&md->tlb, line, false);
-    if (walk > 0)
-        why = B(ST_BOUND_TLB_WALKS);
-    else
-        t = model_xl_wait(md, line, t, &why);
-    t += walk;
+    t = model_xl_stall(md, line, t, false, &why);
     bump(md, ST_L1_ACCESSES, op->count, op->bytes);
     bool hit;
     double issued;

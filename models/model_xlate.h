@@ -36,6 +36,20 @@ static inline double model_xl_wait(model_t *md, uint64_t addr, double t, stats_b
     return md->walk_ready;
 }
 
+/* Translate at t for an access that stalls issue for its walk (a temporal
+ * store, a chase's load): returns when issue may go on (*why: the walks,
+ * when it waited), tlb.walk after t on a miss, else any load's walk in
+ * flight on the page. */
+static inline double model_xl_stall(model_t *md, uint64_t addr, double t, bool store,
+                                    stats_bound_t *why)
+{
+    double walk = tlb_access(&md->tlb, addr, store);
+    if (!(walk > 0))
+        return model_xl_wait(md, addr, t, why);
+    *why = B(ST_BOUND_TLB_WALKS);
+    return t + walk;
+}
+
 /* Translate a write at time t; returns when issue may go on. A miss stalls
  * issue for tlb.walk. A miss of a host's page (tlb.host_page) by a write
  * that reads nothing first (a non-temporal store, a line-zeroing command

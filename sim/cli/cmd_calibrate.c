@@ -245,7 +245,7 @@ int cmd_calibrate_main(int argc, char **argv)
     if (!check) {
         printf("parameters (stored units; configs/README.md):\n");
         for (size_t k = 0; k < d->n_keys; k++) {
-            char sig[48] = "? (the cases do not determine it)";
+            char sig[48] = CAL_SIGMA_UNKNOWN;
             if (isfinite(res.sigma[k]))
                 snprintf(sig, sizeof sig, "%.3g", res.sigma[k]);
             printf("  %-30s %12.5g -> %12.5g  +/- %s\n", d->keys[k].key->path, res.start[k],

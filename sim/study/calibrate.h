@@ -40,6 +40,8 @@
 #define CAL_CASES_MAX 256
 #define CAL_KEYS_MAX  32
 #define CAL_STAGES    12
+/* How a NAN sigma (cal_result_t) is written: the cases do not determine the key. */
+#define CAL_SIGMA_UNKNOWN "? (the cases do not determine it)"
 
 typedef struct cal_case {
     char id[64];
@@ -83,7 +85,8 @@ int cal_predict_all(const machine_t *m, const cal_data_t *d, bool exact, unsigne
 typedef struct cal_result {
     double value[CAL_KEYS_MAX];  /* fitted values, stored units */
     double sigma[CAL_KEYS_MAX];  /* 1-sigma uncertainties, stored units; NAN: the cases
-                                    do not determine the key (none moves it, or only in steps) */
+                                    do not determine the key (none moves it, or only in steps);
+                                    printed as CAL_SIGMA_UNKNOWN */
     double start[CAL_KEYS_MAX];  /* values before the fit */
     double pred[CAL_CASES_MAX];  /* predictions with the fitted values */
     double pred0[CAL_CASES_MAX]; /* predictions before the fit */

@@ -181,7 +181,7 @@ int cal_write_yaml(const char *in, const char *out, const machine_t *m, const ca
         if (isfinite(res->sigma[k]))
             cfg_key_format(d->keys[k].key, res->sigma[k], CFG_FMT_YAML, s, sizeof(s));
         else
-            snprintf(s, sizeof s, "? (the cases do not determine it)");
+            snprintf(s, sizeof s, "%s", CAL_SIGMA_UNKNOWN);
         fprintf(o, "#   %-28s %s -> %s (+/- %s)\n", d->keys[k].key->path, a, b, s);
     }
     /* copy the text, line by line, replacing fitted values (and an earlier

@@ -186,8 +186,6 @@ static void host_pages_stage(measure_t *ms)
     }
 }
 
-/* The stores' and CLZERO's issue costs from the L1-size figures, when the
- * DRAM-scale ones fit the write path (measure_i_assign_stages). */
 /* The line-zeroing stream whose rate gives CLZERO's cost a line: the faster
  * of linezero-l1 and the stream at the cases' footprint that fits stage 8
  * (linezero-l1 on a tie); NULL when neither ran. */
@@ -198,6 +196,9 @@ static const measure_fig_t *lz_issue_fig(measure_t *ms)
     return g && (!l1 || g->mb.value > l1->mb.value) ? g : l1;
 }
 
+/* The stores' and CLZERO's issue costs from the L1-size figures (CLZERO's
+ * from the faster stream), when the DRAM-scale ones fit the write path
+ * (measure_i_assign_stages). */
 void measure_i_issue_costs(measure_t *ms)
 {
     char v[64];
@@ -218,20 +219,15 @@ void measure_i_issue_costs(measure_t *ms)
     double bpc = measure_i_bpc(ms, "linezero-l1", 1);
     if (measure_i_dram_line_zero(ms) && f && bpc > 0) {
         const measure_fig_t *g = lz_issue_fig(ms);
-        if (g != f) {
-            double gbpc = measure_i_bpc(ms, g->mb.id, 1);
-            snprintf(v, sizeof v, "%.4gcycles", 64 / gbpc);
-            measure_i_value(ms, "core.line_zero_cycles", v,
-                            "measured: %s (%s over the cases' footprint) %.1f B a cycle, over "
-                            "linezero-l1's %.1f; at most the instruction's cost",
-                            g->mb.id, g->mb.function, gbpc, bpc);
-        } else {
-            snprintf(v, sizeof v, "%.4gcycles", 64 / bpc);
-            measure_i_value(ms, "core.line_zero_cycles", v,
-                            "measured: linezero-l1 (%s at L1 size) %.1f B a cycle; at most the "
-                            "instruction's cost",
-                            f->mb.function, bpc);
-        }
+        const double gbpc = measure_i_bpc(ms, g->mb.id, 1);
+        char over[64] = "";
+        if (g != f)
+            snprintf(over, sizeof over, ", over linezero-l1's %.1f", bpc);
+        snprintf(v, sizeof v, "%.4gcycles", 64 / gbpc);
+        measure_i_value(ms, "core.line_zero_cycles", v,
+                        "measured: %s (%s %s) %.1f B a cycle%s; at most the instruction's cost",
+                        g->mb.id, g->mb.function,
+                        g != f ? "over the cases' footprint" : "at L1 size", gbpc, over);
     }
 }
 
