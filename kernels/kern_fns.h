@@ -17,11 +17,13 @@
 #include "kernels/kernels.h"
 
 #define KERN_LIST_X86_CLEAR(X)                                                                     \
-    X(rep_stosb) X(rep_stosq) X(unrolled) X(movnti) X(clzero) X(avx2) X(avx512) X(avx512_nt)
-#define KERN_LIST_X86_AHEAD(X) X(rep_stosb_ahead) X(movnti_ahead) X(clzero_ahead) X(avx512_nt_ahead)
-#define KERN_LIST_X86(X)       KERN_LIST_X86_CLEAR(X) KERN_LIST_X86_AHEAD(X)
-#define KERN_LIST_ARM64(X)     X(stp) X(stnp) X(dc_zva) X(mops) X(mops_nt)
-#define KERN_LIST_ANY(X)       X(memset)
+    X(rep_stosb)                                                                                   \
+    X(rep_stosq) X(unrolled) X(movnti) X(clzero) X(avx2) X(avx512) X(avx512_nt) X(avx2_nt)
+#define KERN_LIST_X86_AHEAD(X)                                                                     \
+    X(rep_stosb_ahead) X(movnti_ahead) X(clzero_ahead) X(avx512_nt_ahead) X(avx2_nt_ahead)
+#define KERN_LIST_X86(X)   KERN_LIST_X86_CLEAR(X) KERN_LIST_X86_AHEAD(X)
+#define KERN_LIST_ARM64(X) X(stp) X(stnp) X(dc_zva) X(mops) X(mops_nt)
+#define KERN_LIST_ANY(X)   X(memset)
 
 #define KERN_DECLARE(name)                                                                         \
     void kern_trace_##name(kern_ctx_t *k, uint64_t addr, uint64_t len, uint8_t fill);              \

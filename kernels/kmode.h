@@ -63,7 +63,8 @@
  *    exit in a guest, microseconds long). tests/cli/native_kernel_code.sh
  *    disassembles the native kernels to hold this.
  *  - Native widths: x86-64 K_STORE 8 (movq), 32 (vmovdqa ymm), 64 (vmovdqa64
- *    zmm); K_STORE_NT 8 (movnti), 64 (vmovntdq zmm); K_REP_STOS elem 1 or 8.
+ *    zmm); K_STORE_NT 8 (movnti), 32 (vmovntdq ymm), 64 (vmovntdq zmm); K_REP_STOS
+ *    elem 1 or 8.
  *    arm64 K_STORE 16 (stp), K_STORE_NT 16 (stnp). Every one is inline asm, so
  *    the exact instruction executes; the compiler cannot merge the stores or
  *    turn a loop into a memset call. Native vector stores need the address
@@ -256,6 +257,12 @@ __attribute__((target("avx512f"))) K_NI void k_nat_store64(unsigned char *a, uin
 {
     __m512i x = _mm512_set1_epi64((long long)v);
     __asm__ volatile("vmovdqa64 %1, %0" : "=m"(*(__m512i *)(void *)a) : "v"(x));
+}
+
+__attribute__((target("avx2"))) K_NI void k_nat_store_nt32(unsigned char *a, uint64_t v)
+{
+    __m256i x = _mm256_set1_epi64x((long long)v);
+    __asm__ volatile("vmovntdq %1, %0" : "=m"(*(__m256i *)(void *)a) : "x"(x));
 }
 
 __attribute__((target("avx512f"))) K_NI void k_nat_store_nt64(unsigned char *a, uint64_t v)

@@ -281,8 +281,10 @@ static void nt_line(model_t *md, const pending_line_t *pl)
     if (f > issue)
         why = md->tag_front;
     double t = timing_max(issue, f);
+    /* a line of one or two stores (VMOVNTDQ zmm, ymm) misses as a whole line's, a line
+     * of eight MOVNTI as a narrow one's (tlb.host_miss.nt_narrow) */
     t = model_xl_write(md, pl->line, t,
-                       pl->stores > 1 + 1e-9 ? m->tlb_host_nt_narrow_ns : m->tlb_host_nt_line_ns, t,
+                       pl->stores > 2 + 1e-9 ? m->tlb_host_nt_narrow_ns : m->tlb_host_nt_line_ns, t,
                        &why);
     /* stores of data, even of zeros, are not a zeroing operation (memory.zero_write_fraction);
      * a full line of zeros may still cost less at the memory (memory.zero_data_fraction),

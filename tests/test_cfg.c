@@ -87,7 +87,7 @@ static void test_zen3(void **state)
     assert_true(m->elide_threshold_bytes ==
                 (uint64_t)floor(m->elide_threshold_fraction * (double)m->l3.size_bytes + 0.5));
     assert_int_equal(m->elide_threshold_level, 3);
-    assert_true(m->string_bpc == 29.2);
+    assert_true(m->string_bpc == 31.44); /* same silicon: the Zen 3 guest's detect files */
     /* the startup by length of the same silicon (the Zen 3 guest's detect files) */
     assert_int_equal(m->n_startup, 4);
     assert_true(m->startup[0].len_bytes == 64);

@@ -5,12 +5,14 @@
  * identity.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -51,16 +53,22 @@ static void test_fit_cache(void **state)
                 (size / ((uint64_t)ways * 64) & (size / ((uint64_t)ways * 64) - 1)) == 0);
 }
 
+/* This host and its nearest bundled file; the test skips without one. */
+#define HOST_AND_BASE(h, path, why, err)                                                           \
+    do {                                                                                           \
+        assert_int_equal(host_detect(&(h), (err), sizeof(err)), 0);                                \
+        if (detect_nearest(&(h), (path), sizeof(path), (why), sizeof(why), (err), sizeof(err))) {  \
+            printf("SKIP: %s\n", (err));                                                           \
+            skip();                                                                                \
+        }                                                                                          \
+    } while (0)
+
 static void test_host_yaml(void **state)
 {
     (void)state;
     host_info_t h;
     char err[512], why[512], path[MACHINE_TEXT_MAX];
-    assert_int_equal(host_detect(&h, err, sizeof err), 0);
-    if (detect_nearest(&h, path, sizeof path, why, sizeof why, err, sizeof err) != 0) {
-        printf("SKIP: %s\n", err);
-        skip();
-    }
+    HOST_AND_BASE(h, path, why, err);
     h.core_ghz = 2.346; /* as if measured: written with two decimals */
     char *yaml = detect_machine_yaml(&h, "testhost", path, why, err, sizeof err);
     if (!yaml)
@@ -82,6 +90,59 @@ static void test_host_yaml(void **state)
     assert_true(m->freq_ghz > 2.3449 && m->freq_ghz < 2.3501);
     if (host_cache_bytes(&h, 1))
         assert_int_equal(m->l1.size_bytes, host_cache_bytes(&h, 1));
+    cfg_machine_destroy(m);
+    free(yaml);
+}
+
+/* A value whose mapping the base lacks (tlb.host_miss in a base file without
+ * one, as zen3-epyc-7j13 had): detect writes the mapping with its keys, not
+ * an error, and the file loads with them. The base is this host's nearest
+ * bundled file with its tlb.host_* lines taken out. */
+static void test_missing_mapping(void **state)
+{
+    (void)state;
+    host_info_t h;
+    char err[512], why[512], path[MACHINE_TEXT_MAX];
+    HOST_AND_BASE(h, path, why, err);
+    FILE *in = fopen(path, "r");
+    assert_non_null(in);
+    char base[] = "/tmp/clearsim-test-detect-XXXXXX";
+    int fd = mkstemp(base);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    assert_non_null(out);
+    char line[1024];
+    bool in_miss = false;
+    while (fgets(line, sizeof line, in)) {
+        if (in_miss && strncmp(line, "    ", 4) == 0)
+            continue; /* a key of the dropped tlb.host_miss */
+        in_miss = strncmp(line, "  host_miss:", 12) == 0;
+        if (in_miss || strncmp(line, "  host_", 7) == 0)
+            continue;
+        fputs(line, out);
+    }
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+    const detect_value_t vals[] = {
+        {"tlb.host_page", "4KiB", "measured: a test"},
+        {"tlb.host_entries", "16384", "measured: a test"},
+        {"tlb.host_miss.nt_line", "120ns", "measured: a test"},
+        {"tlb.host_miss.string", "100ns", "measured: a test"},
+    };
+    detect_extra_t x = {.values = vals, .n_values = sizeof vals / sizeof vals[0]};
+    char *yaml = detect_machine_yaml_ex(&h, "testhost", base, why, &x, err, sizeof err);
+    unlink(base);
+    if (!yaml)
+        fail_msg("detect_machine_yaml_ex: %s", err);
+    assert_non_null(strstr(yaml, "\n  host_miss:\n    nt_line: 120ns "));
+    assert_non_null(strstr(yaml, "\n    string: 100ns "));
+    char cerr[512] = "";
+    machine_t *m = cfg_machine_load_string(yaml, strlen(yaml), "testhost.yaml", cerr, sizeof cerr);
+    if (!m)
+        fail_msg("does not load: %s", cerr);
+    assert_int_equal(m->tlb_host_page_bytes, 4096);
+    assert_true(m->tlb_host_nt_line_ns == 120.0);
+    assert_true(m->tlb_host_string_ns == 100.0);
     cfg_machine_destroy(m);
     free(yaml);
 }
@@ -154,9 +215,8 @@ static void test_pick_judge(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fit_cache),
-        cmocka_unit_test(test_host_yaml),
-        cmocka_unit_test(test_cpuid_cache),
+        cmocka_unit_test(test_fit_cache),       cmocka_unit_test(test_host_yaml),
+        cmocka_unit_test(test_missing_mapping), cmocka_unit_test(test_cpuid_cache),
         cmocka_unit_test(test_pick_judge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -186,8 +186,9 @@ static void test_ahead_kernels(void **state)
     (void)state;
     machine_t m;
     machine_x86(&m);
-    static const char *const names[] = {"avx512_nt_ahead", "movnti_ahead", "clzero_ahead"};
-    static const uint64_t setup[] = {4, 4, 2};
+    static const char *const names[] = {"avx512_nt_ahead", "movnti_ahead", "clzero_ahead",
+                                        "avx2_nt_ahead"};
+    static const uint64_t setup[] = {4, 4, 2, 4};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         rec_t r;
         run(&r, names[k], &m, BASE, 3 * 4096, 0, false);
@@ -300,6 +301,14 @@ static void test_vector_kernels(void **state)
     check_insns(&r.ops[0], 4 + 3 * 2);
     check_stores(&r, 1, 2, TRACE_STORE_NT, BASE, 64, 3);
     check_op(&r.ops[3], TRACE_FENCE, 0, 0, 1, 0, 0, 0);
+    rec_free(&r);
+
+    /* two 32-byte vmovntdq a line, the loop control as avx512_nt's */
+    run(&r, "avx2_nt", &m, BASE, 128, 4, false);
+    assert_int_equal(r.n, 1 + 4 + 1);
+    check_insns(&r.ops[0], 4 + 3 * 2);
+    check_stores(&r, 1, 4, TRACE_STORE_NT, BASE, 32, 4);
+    check_op(&r.ops[5], TRACE_FENCE, 0, 0, 1, 0, 0, 0);
     rec_free(&r);
 }
 
@@ -545,7 +554,7 @@ static void test_coalescing(void **state)
     rec_free(&r);
 
     /* the same bytes and instructions either way */
-    const char *names[] = {"avx2", "avx512", "avx512_nt", "clzero", "memset"};
+    const char *names[] = {"avx2", "avx512", "avx512_nt", "avx2_nt", "clzero", "memset"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         rec_t a, b;
         run(&a, names[i], &m, BASE, 8192, 0, false);
@@ -613,21 +622,12 @@ static void test_loop_repeat_kernels(void **state)
     const struct {
         const char *name;
         const machine_t *m;
-    } ks[] = {{"unrolled", &mx},
-              {"movnti", &mx},
-              {"clzero", &mx},
-              {"avx2", &mx},
-              {"avx512", &mx},
-              {"avx512_nt", &mx},
-              {"movnti_ahead", &mx},
-              {"clzero_ahead", &mx},
-              {"avx512_nt_ahead", &mx},
-              {"rep_stosb_ahead", &mx},
-              {"memset", &mx},
-              {"stp", &ma},
-              {"stnp", &ma},
-              {"dc_zva", &ma},
-              {"memset", &ma}};
+    } ks[] = {{"unrolled", &mx},     {"movnti", &mx},        {"clzero", &mx},
+              {"avx2", &mx},         {"avx512", &mx},        {"avx512_nt", &mx},
+              {"movnti_ahead", &mx}, {"clzero_ahead", &mx},  {"avx512_nt_ahead", &mx},
+              {"avx2_nt", &mx},      {"avx2_nt_ahead", &mx}, {"rep_stosb_ahead", &mx},
+              {"memset", &mx},       {"stp", &ma},           {"stnp", &ma},
+              {"dc_zva", &ma},       {"memset", &ma}};
     const uint64_t lens[] = {64, 128, 192, 4096, 65536 - 64, 65536, 65536 + 64, 1u << 20};
     const uint64_t offs[] = {0, 8, 40};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
@@ -756,7 +756,7 @@ static void test_checks(void **state)
         assert_true(k->granule_bytes >= 1);
         assert_ptr_equal(kern_find(k->name), k);
     }
-    assert_int_equal(n, 18);
+    assert_int_equal(n, 20);
     assert_null(kern_find("nope"));
 
     const kern_info_t *clz = kern_find("clzero");

@@ -56,6 +56,28 @@ static void test_bus(void **state)
     assert_true(fabs(xcg_bus_gib(30.0, 34.0, 40.0) - 64.0) < 1e-12);
 }
 
+/* a written-back line of zeros from the fills, each a line read and one
+ * written back on one bus: 2 x data / zeros - 1, within 0.02..1; the NT
+ * probes' share when a fill is unknown */
+static void test_zero_writeback_share(void **state)
+{
+    (void)state;
+    /* the Zen 5 guest's fill_bus.sh: data 25, zeros 31: 50 / 31 - 1 */
+    assert_true(fabs(xcg_zero_writeback_share(25.0, 31.0, 0.5) - (50.0 / 31.0 - 1)) < 1e-12);
+    /* the Zen 3 guest's: data 13.5, zeros 13.9: about 1 */
+    assert_true(fabs(xcg_zero_writeback_share(13.5, 13.9, 0.45) - (27.0 / 13.9 - 1)) < 1e-12);
+    /* fills alike: as data (1); zeros slower: no discount */
+    assert_true(xcg_zero_writeback_share(20.0, 20.0, 0.5) == 1.0);
+    assert_true(xcg_zero_writeback_share(20.0, 19.0, 0.5) == 1.0);
+    /* the key's floor: at zeros = 2 x data / 1.02 it is 0.02; past it, held */
+    assert_true(fabs(xcg_zero_writeback_share(10.2, 20.0, 0.5) - 0.02) < 1e-12);
+    assert_true(xcg_zero_writeback_share(10.0, 20.0, 0.5) == 0.02);
+    /* a fill unknown: the NT probes' share */
+    assert_true(xcg_zero_writeback_share(0.0, 31.0, 0.7) == 0.7);
+    assert_true(xcg_zero_writeback_share(25.0, 0.0, 0.7) == 0.7);
+    assert_true(xcg_zero_writeback_share(25.0, NAN, 0.7) == 0.7);
+}
+
 /* The host page's miss: a 4 KiB page at 32 GiB/s takes 4096 / 32 GiB/s =
  * 119.209 ns, at 64 GiB/s 59.605; less 18.8 ns of issue, 100.409 ns. A plain
  * probe within XCG_HOST_NOISE (5%) of its twin paid none (4% slower: 0; 6%
@@ -73,6 +95,16 @@ static void test_host_miss(void **state)
     assert_true(hostmiss_ns(32, 64, 200) == 0);
     assert_true(hostmiss_ns(0, 64, 18.8) == 0);
     assert_true(hostmiss_ns(32, NAN, 18.8) == 0);
+    /* the data probes deny it when the plain one runs more than 5% faster
+     * than its twin (a page 4% shorter: not denied; 6%: denied), never when
+     * slower or tied; the Zen 3 guest's 20:55 pass 2: 20.61 against 18.92 */
+    assert_false(hostmiss_denied(18.0 * 1.04, 18.0));
+    assert_true(hostmiss_denied(18.0 * 1.06, 18.0));
+    assert_false(hostmiss_denied(18.0, 18.0));
+    assert_false(hostmiss_denied(17.0, 34.75)); /* the Zen 5 guest: plain data under its twin */
+    assert_true(hostmiss_denied(20.61, 18.92));
+    assert_false(hostmiss_denied(0, 18.0));
+    assert_false(hostmiss_denied(20.0, NAN));
 }
 
 static xcg_case_t *put(xcg_study_t *st, xcg_role_t role, const char *id, const char *fn,
@@ -154,6 +186,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_data_share),
         cmocka_unit_test(test_bus),
+        cmocka_unit_test(test_zero_writeback_share),
         cmocka_unit_test(test_host_miss),
         cmocka_unit_test(test_gains),
     };

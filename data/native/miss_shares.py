@@ -36,7 +36,7 @@ def fit(x, y):
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     rows = []
-    for fn in sorted(glob.glob(os.path.join(d, "*gains*.csv"))):
+    for fn in sorted(glob.glob(os.path.join(d, "zen5-guest-*gains*.csv"))):  # the Zen 5 guest's runs
         r = list(csv.DictReader(l for l in open(fn) if not l.startswith("#")))
         if not r or not r[0].get("probe_zero_ahead_gib_per_s") or "probe_latency_ns" not in r[0]:
             continue

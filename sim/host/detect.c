@@ -471,17 +471,29 @@ static void emit_pair(gen_t *g, const char *key, yaml_node_t *v, int indent, con
     line_out(g, indent, text, note);
 }
 
-static void emit_map(gen_t *g, yaml_node_t *map, int indent, const char *prefix)
+/* Whether the base's mapping (NULL: none) has the key. */
+static bool base_has(gen_t *g, yaml_node_t *map, const char *key, size_t keylen)
 {
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return false;
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
          p++) {
         yaml_node_t *k = yaml_document_get_node(g->doc, p->key);
-        yaml_node_t *v = yaml_document_get_node(g->doc, p->value);
-        if (!k || !v || k->type != YAML_SCALAR_NODE)
-            continue;
-        emit_pair(g, (const char *)k->data.scalar.value, v, indent, prefix);
+        if (k && k->type == YAML_SCALAR_NODE &&
+            strlen((const char *)k->data.scalar.value) == keylen &&
+            strncmp((const char *)k->data.scalar.value, key, keylen) == 0)
+            return true;
     }
-    /* the caller's keys of this mapping that the base lacks */
+    return false;
+}
+
+/* The caller's keys under prefix that the base's mapping there (map; NULL:
+ * the base has none) lacks: its own leaves, then each mapping below it that
+ * the base lacks too (tlb.host_miss in a base file without one), written out
+ * with its keys; a mapping only when a value under it is written (a dropped
+ * value, "", writes nothing). A key the base has is its emit_pair's. */
+static void emit_missing(gen_t *g, yaml_node_t *map, int indent, const char *prefix)
+{
     size_t plen = strlen(prefix);
     for (size_t i = 0; g->x && i < g->x->n_values; i++) {
         const char *p = g->x->values[i].path;
@@ -493,6 +505,43 @@ static void emit_map(gen_t *g, yaml_node_t *map, int indent, const char *prefix)
         g->used[i] = true;
         emit_given(g, indent, leaf, &g->x->values[i]);
     }
+    for (size_t i = 0; g->x && i < g->x->n_values; i++) {
+        const char *p = g->x->values[i].path;
+        if (g->used[i] || strncmp(p, prefix, plen) != 0 || (plen && p[plen] != '.'))
+            continue;
+        const char *leaf = p + plen + (plen ? 1 : 0);
+        const size_t seg = (size_t)(strchr(leaf, '.') - leaf); /* leaves were written above */
+        char sub[sizeof g->x->values[i].path + 1];
+        snprintf(sub, sizeof sub, "%.*s", (int)(plen + (plen ? 1 : 0) + seg), p);
+        bool shown = false; /* a value under sub that writes a line */
+        for (size_t j = i; j < g->x->n_values; j++)
+            if (!g->used[j] && strncmp(g->x->values[j].path, sub, strlen(sub)) == 0 &&
+                g->x->values[j].path[strlen(sub)] == '.') {
+                if (g->x->values[j].value[0])
+                    shown = true;
+                else
+                    g->used[j] = true; /* dropped */
+            }
+        if (!shown || base_has(g, map, leaf, seg))
+            continue; /* nothing to write, or the base's key (its pair said what it holds) */
+        char text[sizeof sub + 2];
+        snprintf(text, sizeof text, "%.*s:", (int)seg, leaf);
+        line_out(g, indent, text, NULL);
+        emit_missing(g, NULL, indent + 2, sub); /* uses every value under sub */
+    }
+}
+
+static void emit_map(gen_t *g, yaml_node_t *map, int indent, const char *prefix)
+{
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = yaml_document_get_node(g->doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(g->doc, p->value);
+        if (!k || !v || k->type != YAML_SCALAR_NODE)
+            continue;
+        emit_pair(g, (const char *)k->data.scalar.value, v, indent, prefix);
+    }
+    emit_missing(g, map, indent, prefix);
 }
 
 static int load_doc(const char *path, yaml_document_t *doc, char *err, size_t errlen)

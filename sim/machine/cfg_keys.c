@@ -251,10 +251,11 @@ static const cfg_key_t keys[] = {
         "of that page size); used when tlb.host_page is set; host-page TLB model"),
     KEY("tlb.host_miss.nt_line", CFG_T_TIME_NS, tlb_host_nt_line_ns, DEF("0ns"), 0, 100000, FIT,
         NULL,
-        "what a whole-line non-temporal store that takes a host page's TLB miss costs: issue "
-        "stalls this long (instead of tlb.walk) while the lines already buffered drain"),
+        "what a line of one or two non-temporal stores (VMOVNTDQ zmm, ymm) that takes a host "
+        "page's TLB miss costs: issue stalls this long (instead of tlb.walk) while the lines "
+        "already buffered drain"),
     KEY("tlb.host_miss.nt_narrow", CFG_T_TIME_NS, tlb_host_nt_narrow_ns, DEF("0ns"), 0, 100000, FIT,
-        NULL, "the same for a line written by narrower non-temporal stores (MOVNTI)"),
+        NULL, "the same for a line of more than two non-temporal stores (MOVNTI, STNP)"),
     KEY("tlb.host_miss.string", CFG_T_TIME_NS, tlb_host_string_ns, DEF("0ns"), 0, 100000, FIT, NULL,
         "the same for a line of a string op (rep stos*, MOPS), elided or read for ownership; an "
         "op's first walk starts when the string op before it issued its last line"),

@@ -27,6 +27,14 @@ double hostmiss_ns(double probe_plain_gib, double probe_ahead_gib, double issue_
     return plain > issue_ns_page ? plain - issue_ns_page : 0;
 }
 
+bool hostmiss_denied(double data_plain_gib, double data_ahead_gib)
+{
+    if (!(data_plain_gib > 0) || !(data_ahead_gib > 0))
+        return false;
+    return hostmiss_page_ns(data_ahead_gib) >
+           hostmiss_page_ns(data_plain_gib) * (1 + HOSTMISS_NOISE);
+}
+
 int hostmiss_issue_cycles(const char *path, const wl_spec_t *probe, double *cycles_page, char *err,
                           size_t errlen)
 {

@@ -90,8 +90,9 @@ bool measure_i_host_miss(measure_t *ms);
  * (the miss from the zero figures, the other kinds in the base's
  * proportions). */
 void measure_i_host_miss_values(measure_t *ms);
-/* core.nt_store_cycles and core.line_zero_cycles from the L1-size figures
- * when the DRAM-scale ones fit the write path. */
+/* core.nt_store_cycles and core.line_zero_cycles from the L1-size figures,
+ * or the faster narrow stream over the cases' footprint (ntstore-dram-narrow,
+ * linezero-dram), when the DRAM-scale ones fit the write path. */
 void measure_i_issue_costs(measure_t *ms);
 /* Set (or replace) the file's value for path, with its comment. */
 void measure_i_value(measure_t *ms, const char *path, const char *value, const char *comment_fmt,

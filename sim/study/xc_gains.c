@@ -29,7 +29,7 @@ bool xcg_role_is_probe(xcg_role_t r)
 {
     return r == XCG_PROBE_READ || r == XCG_PROBE_WRITE || r == XCG_PROBE_ZERO ||
            r == XCG_PROBE_WRITE_AHEAD || r == XCG_PROBE_ZERO_AHEAD || r == XCG_PROBE_LATENCY ||
-           r == XCG_PROBE_FILL;
+           r == XCG_PROBE_FILL || r == XCG_PROBE_FILL_ZERO;
 }
 
 static const xcg_case_t *role_case(const xcg_study_t *st, xcg_role_t role)
@@ -52,8 +52,10 @@ static bool both_run(const char *fn, const machine_t *m, const host_info_t *h)
 static void add(xcg_study_t *st, xcg_role_t role, const char *id, wl_kind_t kind, const char *fn,
                 wl_caller_t caller, uint64_t size, uint32_t fill)
 {
-    if (st->n >= XCG_CASES_MAX)
+    if (st->n >= XCG_CASES_MAX) {
+        st->full = true; /* xcg_build says so: no case is dropped silently */
         return;
+    }
     xcg_case_t *c = &st->cs[st->n++];
     memset(c, 0, sizeof *c);
     c->role = role;
@@ -112,7 +114,7 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
     }
     /* the probes: the widest load and non-temporal store the host has */
     static const char *const loads[] = {"load64", "load32", "load8", "load_q32", "load_x16"};
-    static const char *const nts[] = {"avx512_nt", "movnti", "stnp"};
+    static const char *const nts[] = {"avx512_nt", "avx2_nt", "movnti", "stnp"};
     char w[256];
     for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++) {
         const kern_bench_t *b = kern_bench_find(loads[i]);
@@ -146,6 +148,8 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
         if (both_run(fills[i], m, h)) {
             add(st, XCG_PROBE_FILL, "probe-fill", WL_MEMSET, fills[i], WL_CALLER_EXTENT, size_bytes,
                 0x5a);
+            add(st, XCG_PROBE_FILL_ZERO, "probe-fill-zero", WL_MEMSET, fills[i], WL_CALLER_EXTENT,
+                size_bytes, 0);
             break;
         }
     if (!role_case(st, XCG_PROBE_READ) || !role_case(st, XCG_PROBE_WRITE)) {
@@ -183,16 +187,28 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
              sizeof st->cs[st->n - 1].args - strlen(st->cs[st->n - 1].args),
              " --fault-subpage %llu", (unsigned long long)(FOLIO_BYTES / CALLER_SUBPAGE_BYTES - 1));
     /* the ways: one call per folio with the base's kernel and each
-     * non-temporal or line-zeroing kernel */
-    static const char *const ways[] = {"clzero", "movnti", "avx512_nt",
+     * non-temporal or line-zeroing kernel; of the vector non-temporal
+     * stores only the widest (avx2_nt where avx512_nt does not run) */
+    static const char *const ways[] = {"clzero", "movnti", "avx512_nt", "avx2_nt",
                                        "dc_zva", "stnp",   "mops_nt"};
     snprintf(id, sizeof id, "extent-%s", base);
     add(st, XCG_WAY, id, WL_MEMSET, base, WL_CALLER_EXTENT, size_bytes, 0);
-    for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++)
+    bool vector_nt = false;
+    for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+        bool vec = strncmp(ways[i], "avx", 3) == 0;
+        if (vec && vector_nt)
+            continue;
         if (strcmp(ways[i], base) && both_run(ways[i], m, h)) {
+            vector_nt |= vec;
             snprintf(id, sizeof id, "extent-%s", ways[i]);
             add(st, XCG_WAY, id, WL_MEMSET, ways[i], WL_CALLER_EXTENT, size_bytes, 0);
         }
+    }
+    if (st->full) {
+        errbuf_set(why, whylen, "more cases than the study holds (%d)", XCG_CASES_MAX);
+        st->n = 0;
+        return 0;
+    }
     return st->n;
 }
 
@@ -261,6 +277,14 @@ double xcg_bus_gib(double probe_read_gib, double probe_write_gib, double probe_f
     return probe_fill_gib > 0 && 2 * probe_fill_gib < links ? 2 * probe_fill_gib : links;
 }
 
+double xcg_zero_writeback_share(double fill_data_gib, double fill_zero_gib, double zero_share)
+{
+    if (!(fill_data_gib > 0) || !(fill_zero_gib > 0))
+        return zero_share;
+    double s = 2 * fill_data_gib / fill_zero_gib - 1;
+    return s < 0.02 ? 0.02 : s > 1.0 ? 1.0 : s;
+}
+
 /* A probe's rate in a pass, 0 when the study has no such probe. */
 static double probe_gib(const xcg_study_t *st, xcg_role_t role, size_t pass)
 {
@@ -300,10 +324,12 @@ static void xcg_task(void *ctx, size_t i)
         if (lat > 0)
             snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.latency=%.2fns", lat);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.write_bandwidth=%.4fGB/s", w);
-        /* a written-back line of zeros costs what an NT one does (fill_bus.sh) */
         const double zero_share = xcg_zero_data_share(w, z);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_data_fraction=%.4f", zero_share);
-        snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_writeback_fraction=%.4f", zero_share);
+        /* a written-back line of zeros: the fills' share (fill_bus.sh) */
+        snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_writeback_fraction=%.4f",
+                 xcg_zero_writeback_share(probe_gib(st, XCG_PROBE_FILL, pass),
+                                          probe_gib(st, XCG_PROBE_FILL_ZERO, pass), zero_share));
         if (bus > 0)
             snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.combined_bandwidth=%.4fGB/s", bus);
         k += hostmiss_sets(p->m, st->host_miss_ns[pass], mine + k);
@@ -338,8 +364,11 @@ int xcg_predict(xcg_study_t *st, const machine_t *m, bool at_file_clock, unsigne
     for (uint32_t k = 0; k < st->passes; k++) {
         double ghz = !at_file_clock && st->pass_ghz[k] > 0 ? st->pass_ghz[k] : m->freq_ghz;
         st->host_miss_ns[k] =
-            hostmiss_ns(probe_gib(st, XCG_PROBE_ZERO, k), probe_gib(st, XCG_PROBE_ZERO_AHEAD, k),
-                        st->issue_cycles_page / ghz);
+            hostmiss_denied(probe_gib(st, XCG_PROBE_WRITE, k),
+                            probe_gib(st, XCG_PROBE_WRITE_AHEAD, k))
+                ? 0
+                : hostmiss_ns(probe_gib(st, XCG_PROBE_ZERO, k),
+                              probe_gib(st, XCG_PROBE_ZERO_AHEAD, k), st->issue_cycles_page / ghz);
     }
     size_t tasks = (st->passes + 1) * st->n;
     if (pool_run(tasks, threads, xcg_task, &p, pg, 0, err, errlen))
@@ -399,10 +428,11 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
                "probe_read_gib_per_s,probe_write_gib_per_s,probe_zero_gib_per_s,"
                "model_zero_data_fraction,model_combined_gib_per_s,probe_write_ahead_gib_per_s,"
                "probe_zero_ahead_gib_per_s,model_host_miss_ns,probe_latency_ns,"
-               "probe_fill_gib_per_s,model_file_gib_per_s,started_utc\n");
+               "probe_fill_gib_per_s,model_file_gib_per_s,started_utc,probe_fill_zero_gib_per_s,"
+               "model_zero_writeback_fraction\n");
     static const char *const roles[] = {
         "probe-read",    "probe-write", "probe-zero", "probe-write-ahead", "probe-zero-ahead",
-        "probe-latency", "base",        "way",        "probe-fill"};
+        "probe-latency", "base",        "way",        "probe-fill",        "probe-fill-zero"};
     for (uint32_t k = 0; k < st->passes; k++)
         for (size_t i = 0; i < st->n; i++) {
             const xcg_case_t *c = &st->cs[i];
@@ -436,7 +466,11 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
                 fputs(",", f);
             if (!probe)
                 fprintf(f, "%.4f", c->model_file_gib);
-            fprintf(f, ",%s\n", st->started_utc);
+            fprintf(f, ",%s,", st->started_utc);
+            double fz = probe_gib(st, XCG_PROBE_FILL_ZERO, k);
+            if (fz > 0)
+                fprintf(f, "%.4f", fz);
+            fprintf(f, ",%.4f\n", xcg_zero_writeback_share(fill, fz, xcg_zero_data_share(lw, lz)));
         }
     return outfile_commit(of, err, errlen);
 }

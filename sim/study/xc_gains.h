@@ -10,21 +10,23 @@
  *    wl_memset_pass): the base is page-at-a-time with the host's clear_page
  *    kernel (4 KiB calls in process_huge_page order), the ways are one call
  *    per folio (extent, preempt lazy) with that kernel and with each
- *    non-temporal and line-zeroing kernel both the host and the machine run,
+ *    non-temporal and line-zeroing kernel both the host and the machine run
+ *    (of the vector non-temporal stores the widest only),
  *    and page-at-a-time again for a fault at the last subpage (the subpages
  *    then go up, 0..N-3, where the base's go down, N-1..2: the direction
  *    across 4 KiB boundaries).
  *  - The host's state moves (a guest's write path has halved within half an
  *    hour, and what a line of zeros saves on it against a line of data went
  *    from 0.6 to nothing), so the cases are measured in interleaved passes,
- *    each with seven probes of the same pages: a DRAM chase (over 64 MiB, at
+ *    each with eight probes of the same pages: a DRAM chase (over 64 MiB, at
  *    most the cases' size), and over the cases' size a DRAM read (the
  *    widest load), a DRAM write of data (the widest non-temporal store with
  *    fill 0x5a), the same write of zeros, the last two again through
  *    that kernel's _ahead twin (one load from each 4 KiB page before the
- *    stores reach it), and a fill of data with the widest temporal store,
- *    one call per 2 MiB folio (each line read for ownership and written
- *    back), each over a buffer of the cases' size: this guest's
+ *    stores reach it), and fills of data and of zeros with the widest
+ *    temporal store, one call per 2 MiB folio (each line read for
+ *    ownership and written back), each over a buffer of the cases' size:
+ *    this guest's
  *    write path runs 1.5-3 times faster over 512 MiB than over 1 GiB
  *    (docs/MODEL.md section 12). Each pass's order is rotated by one.
  *  - A gain's native figure is per pass (the way's rate over the base's in
@@ -50,12 +52,17 @@
  *      data ran at 22-26 GiB/s where reads alone ran at 31-32 and NT data
  *      writes at 35-36 (data/native/fill_bus.sh, docs/MODEL.md section 13);
  *      copies had run too slowly to show it (data/native/bus_study.sh);
- *    - memory.zero_writeback_fraction: the zero share above too: the
- *      write-back of a line of zeros costs what an NT line of zeros does
- *      (fills of zeros ran at 28-33 GiB/s against 22-26 with data, as the
- *      bus at 0.6 gives; fill_bus.sh);
+ *    - memory.zero_writeback_fraction (xcg_zero_writeback_share): from the
+ *      fills of data and of zeros, each a line read and one written back on
+ *      the bus they share: twice the data fill over the zero fill, less one
+ *      (the zero share above when no fill ran). On the Zen 5 guest fills of
+ *      zeros ran at 28-33 GiB/s against 22-26 with data, 0.6, about the NT
+ *      probes' zero share; on the Zen 3 guest 13.3-14.2 against 12.9-14.1,
+ *      about 1, while its NT zeros cost 0.45 of data (fill_bus.sh);
  *    - when the zero probe paid a host page's miss (hostmiss_ns > 0,
- *      sim/study/host_miss.h):
+ *      sim/study/host_miss.h) and the data probes do not deny it
+ *      (hostmiss_denied: the plain data probe more than the noise faster
+ *      than its twin):
  *      tlb.host_page 4 KiB, tlb.host_entries the file's (else its
  *      tlb.entries_4k), tlb.host_miss.nt_line that miss, and the other
  *      kinds in the file's proportions to nt_line (the same miss when the
@@ -85,7 +92,7 @@
 #include "sim/host/host.h"
 
 #define XCG_PASSES_MAX     16
-#define XCG_CASES_MAX      13
+#define XCG_CASES_MAX      16 /* 8 probes, 2 page-at-a-time, the base's extent, 5 ways */
 #define XCG_TOLERANCE      0.15
 #define XCG_DEFAULT_BYTES  (1ull << 30)
 #define XCG_DEFAULT_PASSES 3
@@ -101,6 +108,7 @@ typedef enum xcg_role {
     XCG_BASE,              /* page-at-a-time: every gain's denominator */
     XCG_WAY,               /* one call per folio: a gain's numerator */
     XCG_PROBE_FILL,        /* a temporal fill of data: a line read and a line written back */
+    XCG_PROBE_FILL_ZERO,   /* the same fill of zeros: what a written-back zero line costs */
 } xcg_role_t;
 
 typedef struct xcg_case {
@@ -118,6 +126,7 @@ typedef struct xcg_case {
 typedef struct xcg_study {
     xcg_case_t cs[XCG_CASES_MAX];
     size_t n;
+    bool full;                           /* a case did not fit (xcg_build fails) */
     uint32_t passes;                     /* passes measured */
     double pass_ghz[XCG_PASSES_MAX];     /* the pass's mean clock, 0: unknown */
     double host_miss_ns[XCG_PASSES_MAX]; /* the host page miss the model took (xcg_predict) */
@@ -151,6 +160,13 @@ double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib);
  * 0 or NaN, does not count). 0 when the read or the data probe is unknown
  * (the file's own bus stays). Pure; exposed for the tests. */
 double xcg_bus_gib(double probe_read_gib, double probe_write_gib, double probe_fill_gib);
+
+/* The model's memory.zero_writeback_fraction at a pass's state: a fill moves
+ * a line read and a line written back on one bus, so a line of zeros
+ * written back costs 2 x fill_data / fill_zero - 1 of a data line, within
+ * 0.02..1 (the key's range); zero_share (the NT probes') when either fill is
+ * unknown (0 or NaN). Pure; exposed for the tests. */
+double xcg_zero_writeback_share(double fill_data_gib, double fill_zero_gib, double zero_share);
 
 /* The cases for this host and machine over size_bytes (a multiple of 2 MiB;
  * 0: XCG_DEFAULT_BYTES). Returns the count, or 0 with *why set when the host

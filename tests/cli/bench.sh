@@ -46,7 +46,7 @@ run_gbs=$(awk '/GB\/sec/ {print $1; exit}' "$OUT")
 # -f all (perf's default) runs every function the machine has; -f help lists them
 cs bench mem memset --machine zen3-epyc-7j13 -s 64KB -q
 [[ $RC -eq 0 ]] || fail "bench mem memset (all): exit $RC"
-[[ $(grep -c "^# function " "$OUT") -eq 10 ]] || fail "bench -f all on zen3: not its 10 functions"
+[[ $(grep -c "^# function " "$OUT") -eq 12 ]] || fail "bench -f all on zen3: not its 12 functions"
 grep -q "^# function 'x86-64-stosb'" "$OUT" && grep -q "^# function 'clzero'" "$OUT" &&
     grep -q "^# function 'default'" "$OUT" || fail "bench -f all: functions missing"
 ! grep -q "^# function 'stp'" "$OUT" || fail "bench -f all on x86-64 ran an arm64 kernel"
@@ -64,16 +64,16 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["function"
 
 # run -f all / -f help
 cs run --machine zen3-epyc-7j13 -f all -q
-[[ $RC -eq 0 && $(grep -c "^# function " "$OUT") -eq 10 ]] || fail "run -f all: exit $RC or not 10 functions"
+[[ $RC -eq 0 && $(grep -c "^# function " "$OUT") -eq 12 ]] || fail "run -f all: exit $RC or not 12 functions"
 cs run --machine zen3-epyc-7j13 -f all -s 64KB --format json -q
 python3 - "$OUT" <<'EOF' || fail "run -f all --format json: not an array of the machine's functions"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert isinstance(d, list) and len(d) == 10, d
+assert isinstance(d, list) and len(d) == 12, d
 assert [r["function"] for r in d][:3] == ["rep_stosb", "rep_stosq", "unrolled"], [r["function"] for r in d]
 EOF
 cs run --machine zen3-epyc-7j13 -f all -s 64KB --format csv -q
-[[ $(wc -l <"$OUT") -eq 11 ]] || fail "run -f all --format csv: not one header and 10 rows"
+[[ $(wc -l <"$OUT") -eq 13 ]] || fail "run -f all --format csv: not one header and 12 rows"
 cs run -f help
 [[ $RC -eq 0 ]] && grep -q "^  stp " "$OUT" && grep -q "^  rep_stosb  *x86-64-stosb" "$OUT" ||
     fail "run -f help without a machine: not every function with perf's names"
@@ -87,7 +87,7 @@ cs run --machine zen3-epyc-7j13 --workload load -f help
 [[ $(grep -c '^  ' "$OUT") -eq 2 ]] && grep -q "^  load8 " "$OUT" && grep -q "^  load32 " "$OUT" ||
     fail "run --workload load -f help on zen3: not load8 and load32"
 cs run --machine zen3-epyc-7j13 --workload mmap -p 2MB -s 64MB -f all -q
-[[ $RC -eq 0 && $(grep -c "^# function " "$OUT") -eq 10 ]] || fail "run --workload mmap -f all: exit $RC"
+[[ $RC -eq 0 && $(grep -c "^# function " "$OUT") -eq 12 ]] || fail "run --workload mmap -f all: exit $RC"
 cs run --machine graviton3 --workload load -s 1MB -f all -q --format json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [r["function"] for r in d]==["load_x16","load_q32"], d' "$OUT" ||
     fail "run --workload load -f all on graviton3: not its two load kernels"

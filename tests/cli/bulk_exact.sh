@@ -14,9 +14,14 @@
 #    of the absolute time, so a period measured once and applied n times differs from the
 #    per-line sum of the later periods by that rounding (docs/MODEL.md "Exact bulk stepping":
 #    about a cycle per stepped 1 GiB folio, 1.4e8 cycles);
-#  - bound_by.share (attribution) within 1e-4, or within the case's kernel calls / cycles where
+#  - bound_by.share (attribution) within 2e-4, or within the case's kernel calls / cycles where
 #    that is larger: up to one cycle per stepped period (a period holds at least one call) may
-#    be counted under another bound.* counter.
+#    be counted under another bound.* counter. The floor: per-line simulation gives each whole
+#    cycle to the bound that leads when the time crosses it, a step shares its periods' cycles
+#    by the time each bound led (models/model_bulk.c step), and the two part by up to a cycle
+#    per change of leader inside the stepped periods. Seen at most 1.3e-4: zen3-epyc-7j13's
+#    4 MiB x 24 after its 2026-12-07 rebuild, 22 loops in one step (0.99185 against 0.99198;
+#    cycles, counters and traffic identical). A wrong bound for whole periods moves it by more.
 # At least half of the cases must actually step (bulk_lines > 0), else nothing was compared.
 # The 96 MiB clears on a machine whose L3 is a third of that or less (the Zen files: 32 MiB)
 # must step more than half their lines: their warm-up pass fills the L3 and the measured clear
@@ -153,7 +158,7 @@ for c, calls in cases:
         print(f"FAIL {' '.join(args)} --no-bulk: bulk_lines {b.get('bulk_lines')}")
         bad += 1
     diffs = []
-    share_tol = max(1e-4, calls / b["cycles"]) if b.get("cycles") else 1e-4
+    share_tol = max(2e-4, calls / b["cycles"]) if b.get("cycles") else 2e-4
     for k in sorted(set(a) | set(b)):
         va, vb = a.get(k), b.get(k)
         if k == "bulk_lines" or va == vb:

@@ -6,9 +6,10 @@
 # pass are those of the machine file with the pass's probes as memory.latency (a chase),
 # memory.read_bandwidth,
 # memory.write_bandwidth, memory.zero_data_fraction (the data probe over the zero probe, at
-# most 1) and memory.combined_bandwidth (the read and data probes together), the write
-# probes' _ahead twins' when they ran, and the host page's miss when the zero probe paid it
-# (`clearsim run` with the same --set, at the pass's clock, checked for one case). The
+# most 1), memory.zero_writeback_fraction (twice the fill of data over the fill of zeros, less
+# one, within 0.02..1) and memory.combined_bandwidth (the read and data probes together, or
+# twice the fill), the write probes' _ahead twins' when they ran, and the host page's miss when
+# the zero probe paid it and the data probes do not deny it (`clearsim run` with the same --set, at the pass's clock, checked for one case). The
 # way that clears with the zero probe's kernel is not judged, and the summary says so.
 # Accuracy is not judged (it depends on the host's state: docs/MODEL.md section 13). Usage
 # errors: --passes and --size without --gains, --quick with it.
@@ -65,6 +66,10 @@ if "probe-fill" in roles:
     assert roles["probe-fill"] == "probe-fill", roles
     pf = [r["args"] for r in rows if r["case"] == "probe-fill"][0]
     assert "--caller extent" in pf and "--fill 90" in pf, pf
+    # and the same fill of zeros
+    assert roles.get("probe-fill-zero") == "probe-fill-zero", roles
+    pfz = [r["args"] for r in rows if r["case"] == "probe-fill-zero"][0]
+    assert pfz == pf.replace(" --fill 90", ""), (pf, pfz)
 # the probes' _ahead twins, when the data probe's kernel has one
 ahead_probes = "probe-write-ahead" in roles
 assert ahead_probes == ("probe-zero-ahead" in roles), roles
@@ -112,11 +117,19 @@ for c in cases:
             assert abs(float(r["probe_fill_gib_per_s"]) - fill) <= 2e-4, (c, k, fill)
             bus = min(bus, 2 * fill)
         assert abs(float(r["model_combined_gib_per_s"]) - bus) <= 2e-3, (c, k, bus)
+        # a written-back zero line: the fills' share (2 x data / zeros - 1, 0.02..1), else the NT one
+        wb = share
+        if "probe-fill-zero" in roles:
+            fz = float(by[(k, "probe-fill-zero")]["native_gib_per_s"])
+            assert abs(float(r["probe_fill_zero_gib_per_s"]) - fz) <= 2e-4, (c, k, fz)
+            wb = min(1.0, max(0.02, 2 * fill / fz - 1))
+        assert abs(float(r["model_zero_writeback_fraction"]) - wb) <= 2e-3, (c, k, wb)
         if ahead:  # the host's miss: the zero probe's page time less the model's issue time
             page = lambda g: 4096 / (float(g) * 2**30) * 1e9
             plain, twin = page(r["probe_zero_gib_per_s"]), page(z)
             miss = float(r["model_host_miss_ns"])
-            if plain <= twin * 1.05:
+            denied = page(r["probe_write_ahead_gib_per_s"]) > page(r["probe_write_gib_per_s"]) * 1.05
+            if plain <= twin * 1.05 or denied:
                 assert miss == 0, (c, k, miss)
             else:
                 assert 0 <= miss <= plain + 1e-6, (c, k, miss, plain)
@@ -156,7 +169,7 @@ if clock:
             "memory.read_bandwidth=%sGB/s" % r["probe_read_gib_per_s"],
             "memory.write_bandwidth=%sGB/s" % r["probe_write_ahead_gib_per_s" if ahead else "probe_write_gib_per_s"],
             "memory.zero_data_fraction=%s" % r["model_zero_data_fraction"],
-            "memory.zero_writeback_fraction=%s" % r["model_zero_data_fraction"],
+            "memory.zero_writeback_fraction=%s" % r["model_zero_writeback_fraction"],
             "memory.combined_bandwidth=%sGB/s" % r["model_combined_gib_per_s"]]
     miss = float(r["model_host_miss_ns"]) if ahead else 0
     if miss > 0:  # tlb.host_*: 4 KiB host pages, the file's entries, its kinds' proportions
