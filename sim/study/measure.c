@@ -205,8 +205,10 @@ static measure_fig_t *add(measure_t *ms, const char *id, const char *workload, c
                           uint64_t size, uint64_t chunk, uint64_t page, uint32_t fill,
                           machine_mb_metric_t metric, unsigned stage)
 {
-    if (ms->n == MEASURE_FIGS_MAX)
+    if (ms->n == MEASURE_FIGS_MAX) {
+        ms->full = true;
         return NULL;
+    }
     measure_fig_t *f = &ms->f[ms->n++];
     memset(f, 0, sizeof *f);
     snprintf(f->mb.id, sizeof f->mb.id, "%s", id);
@@ -683,6 +685,7 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
     gmtime_r(&now, &tm);
     strftime(ms->date, sizeof ms->date, "%Y-%m-%dT%H:%MZ", &tm);
     ms->n = 0;
+    ms->full = false;
     suite_latency(ms);
     size_t phase1 = ms->n, done = 0;
     /* the second phase's count is known only after the first; the estimate
@@ -741,6 +744,8 @@ int measure_native(measure_t *ms, char *err, size_t errlen)
              ms->sweep_stop);
     suite_rest(ms);
     progress_destroy(pr);
+    if (ms->full)
+        return errbuf_set(err, errlen, "more figures than the suite holds (%d)", MEASURE_FIGS_MAX);
     /* two passes over the rest, pooled: a host whose other tenants come and
      * go is seen at two times */
     pr = progress_create("measure", phase1 + MEASURE_PASSES * (ms->n - phase1), ms->o.progress);

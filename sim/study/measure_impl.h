@@ -30,6 +30,7 @@ struct measure {
     double hm_issue_ns;    /* measure_i_host_miss_prepare: ntstore-dram's issue time a 4 KiB
                               page in the base's model (0: not taken) */
     size_t n;
+    bool full; /* a figure did not fit (measure_native fails: none is dropped silently) */
     measure_fig_t f[MEASURE_FIGS_MAX];
 
     /* the caches the suite found (phase 1) */
