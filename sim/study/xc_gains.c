@@ -195,7 +195,8 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
     add(st, XCG_WAY, id, WL_MEMSET, base, WL_CALLER_EXTENT, size_bytes, 0);
     bool vector_nt = false;
     for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
-        bool vec = strncmp(ways[i], "avx", 3) == 0;
+        const kern_info_t *wk = kern_find(ways[i]); /* a vector NT store: 32 B or more */
+        bool vec = wk && wk->cls == KERN_CLASS_NT && wk->width_bytes >= 32;
         if (vec && vector_nt)
             continue;
         if (strcmp(ways[i], base) && both_run(ways[i], m, h)) {
