@@ -27,6 +27,7 @@
 #include "sim/machine/cfg.h"
 #include "sim/machine/units.h"
 #include "sim/study/calibrate.h"
+#include "sim/study/link_shares.h"
 #include "sim/study/microbench.h"
 
 #define FIT_NAME          "measured" /* the name of the machine the fit runs on */
@@ -123,10 +124,10 @@ static void dram_values(measure_t *ms)
                             measure_i_ran(ms, "ntstore-dram-data-ahead")->mb.value,
                             measure_i_ran(ms, "linezero-dram-ahead")->mb.value);
         }
-        /* what the fill's bus needs beside it: the NT share, as on the Zen 5 guest; the Zen 3
-         * guest's write-backs of zeros cost as data (fill_bus.sh), which crosscheck --gains
-         * measures with a fill of zeros and detect, without such a figure, does not */
-        if (measure_i_ran(ms, "store-dram-data"))
+        /* what the fill's bus needs beside it, without fills of both kinds
+         * (figures of an older detect): the NT share, as on the Zen 5 guest
+         * (data/native/fill_bus.sh); with them, below */
+        if (measure_i_ran(ms, "store-dram-data") && !measure_i_ran(ms, "store-dram-zero"))
             measure_i_value(ms, "memory.zero_writeback_fraction", v,
                             "measured: as zero_data_fraction (a written-back line of zeros cost "
                             "what an NT line of zeros did on the Zen 5 guest: "
@@ -148,6 +149,19 @@ static void dram_values(measure_t *ms)
                         measure_i_write_id(ms, false), measure_i_write_id(ms, true),
                         measure_i_ran(ms, measure_i_write_id(ms, false))->mb.value,
                         measure_i_ran(ms, measure_i_write_id(ms, true))->mb.value);
+    }
+    /* a written-back line of zeros against one of data, from the fills (a
+     * line read and one written back a line on the bus they share): 0.6 on
+     * the Zen 5 guest, as data on the Zen 3 guest (data/native/fill_bus.sh) */
+    const measure_fig_t *fd = measure_i_ran(ms, "store-dram-data"),
+                        *fz = measure_i_ran(ms, "store-dram-zero");
+    if (fd && fz && fd->mb.value > 0 && fz->mb.value > 0) {
+        snprintf(v, sizeof v, "%.4g", lshare_zero_writeback(fd->mb.value, fz->mb.value, 1.0));
+        measure_i_value(ms, "memory.zero_writeback_fraction", v,
+                        "measured: 2 x store-dram-data / store-dram-zero - 1 (%.2f / %.2f "
+                        "GiB/s): what a written-back line of zeros costs against one of data, "
+                        "where each line of a fill is read and written back on one bus",
+                        fd->mb.value, fz->mb.value);
     }
     if (!ld || !cp || !bw)
         return;

@@ -21,6 +21,7 @@
 #include "sim/output/pool.h"
 #include "sim/study/crosscheck.h"
 #include "sim/study/host_miss.h"
+#include "sim/study/link_shares.h"
 
 #define FOLIO_BYTES  (2ull << 20)
 #define XCG_OWN_SETS (6 + HOSTMISS_SETS) /* the most --set a pass adds: memory, host */
@@ -52,7 +53,7 @@ static bool both_run(const char *fn, const machine_t *m, const host_info_t *h)
 static void add(xcg_study_t *st, xcg_role_t role, const char *id, wl_kind_t kind, const char *fn,
                 wl_caller_t caller, uint64_t size, uint32_t fill)
 {
-    if (st->n >= XCG_CASES_MAX) {
+    if (st->n >= st->cap) {
         st->full = true; /* xcg_build says so: no case is dropped silently */
         return;
     }
@@ -86,7 +87,18 @@ static void add(xcg_study_t *st, xcg_role_t role, const char *id, wl_kind_t kind
 size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint64_t size_bytes,
                  char *why, size_t whylen)
 {
+    return xcg_build_cap(st, m, h, size_bytes, XCG_CASES_MAX, why, whylen);
+}
+
+size_t xcg_build_cap(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint64_t size_bytes,
+                     size_t cap, char *why, size_t whylen)
+{
     memset(st, 0, sizeof *st);
+    if (cap < 1 || cap > XCG_CASES_MAX) {
+        errbuf_set(why, whylen, "the study holds 1..%d cases, not %zu", XCG_CASES_MAX, cap);
+        return 0;
+    }
+    st->cap = cap;
     time_t now = time(NULL);
     struct tm tm;
     if (gmtime_r(&now, &tm))
@@ -206,7 +218,7 @@ size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint
         }
     }
     if (st->full) {
-        errbuf_set(why, whylen, "more cases than the study holds (%d)", XCG_CASES_MAX);
+        errbuf_set(why, whylen, "more cases than the study holds (%zu)", st->cap);
         st->n = 0;
         return 0;
     }
@@ -264,28 +276,6 @@ typedef struct xcg_pool {
     bool at_file_clock;
 } xcg_pool_t;
 
-double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib)
-{
-    double d = probe_zero_gib > 0 && probe_write_gib > 0 ? probe_write_gib / probe_zero_gib : 1.0;
-    return d <= 1.0 ? d : 1.0; /* zeros no cheaper than data (or, by noise, dearer) */
-}
-
-double xcg_bus_gib(double probe_read_gib, double probe_write_gib, double probe_fill_gib)
-{
-    if (!(probe_read_gib > 0) || !(probe_write_gib > 0))
-        return 0.0;
-    double links = probe_read_gib + probe_write_gib;
-    return probe_fill_gib > 0 && 2 * probe_fill_gib < links ? 2 * probe_fill_gib : links;
-}
-
-double xcg_zero_writeback_share(double fill_data_gib, double fill_zero_gib, double zero_share)
-{
-    if (!(fill_data_gib > 0) || !(fill_zero_gib > 0))
-        return zero_share;
-    double s = 2 * fill_data_gib / fill_zero_gib - 1;
-    return s < 0.02 ? 0.02 : s > 1.0 ? 1.0 : s;
-}
-
 /* A probe's rate in a pass, 0 when the study has no such probe. */
 static double probe_gib(const xcg_study_t *st, xcg_role_t role, size_t pass)
 {
@@ -319,18 +309,18 @@ static void xcg_task(void *ctx, size_t i)
             w = wa;
             z = za;
         }
-        double bus = xcg_bus_gib(r, w, probe_gib(st, XCG_PROBE_FILL, pass));
+        double bus = lshare_bus_gib(r, w, probe_gib(st, XCG_PROBE_FILL, pass));
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.read_bandwidth=%.4fGB/s", r);
         double lat = probe_gib(st, XCG_PROBE_LATENCY, pass);
         if (lat > 0)
             snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.latency=%.2fns", lat);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.write_bandwidth=%.4fGB/s", w);
-        const double zero_share = xcg_zero_data_share(w, z);
+        const double zero_share = lshare_zero_data(w, z);
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_data_fraction=%.4f", zero_share);
         /* a written-back line of zeros: the fills' share (fill_bus.sh) */
         snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.zero_writeback_fraction=%.4f",
-                 xcg_zero_writeback_share(probe_gib(st, XCG_PROBE_FILL, pass),
-                                          probe_gib(st, XCG_PROBE_FILL_ZERO, pass), zero_share));
+                 lshare_zero_writeback(probe_gib(st, XCG_PROBE_FILL, pass),
+                                       probe_gib(st, XCG_PROBE_FILL_ZERO, pass), zero_share));
         if (bus > 0)
             snprintf(mine[k++], MACHINE_SET_ARG_MAX, "memory.combined_bandwidth=%.4fGB/s", bus);
         k += hostmiss_sets(p->m, st->host_miss_ns[pass], mine + k);
@@ -451,7 +441,7 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
             else
                 fprintf(f, "%.4f,", c->model_gib[k]);
             fprintf(f, "%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,", c->clock_ghz[k], r, w, z,
-                    xcg_zero_data_share(lw, lz), xcg_bus_gib(r, lw, fill));
+                    lshare_zero_data(lw, lz), lshare_bus_gib(r, lw, fill));
             if (wa > 0 && za > 0)
                 fprintf(f, "%.4f,%.4f,%.2f,", wa, za, st->host_miss_ns[k]);
             else
@@ -471,7 +461,7 @@ int xcg_write_csv(const char *path, const xcg_study_t *st, const char *machine, 
             double fz = probe_gib(st, XCG_PROBE_FILL_ZERO, k);
             if (fz > 0)
                 fprintf(f, "%.4f", fz);
-            fprintf(f, ",%.4f\n", xcg_zero_writeback_share(fill, fz, xcg_zero_data_share(lw, lz)));
+            fprintf(f, ",%.4f\n", lshare_zero_writeback(fill, fz, lshare_zero_data(lw, lz)));
         }
     return outfile_commit(of, err, errlen);
 }

@@ -46,13 +46,13 @@
  *      data costs on the host's write path now. On the Zen 5 guest the
  *      plain probes ran alike (the host's miss bound both) while the twins
  *      ran at 28-33 and 52-55 GiB/s;
- *    - memory.combined_bandwidth (xcg_bus_gib): the read and data rates'
+ *    - memory.combined_bandwidth (lshare_bus_gib): the read and data rates'
  *      sum, or twice the fill's rate when that is less (its two lines a
  *      line met a limit the two links share). On the Zen 5 guest fills of
  *      data ran at 22-26 GiB/s where reads alone ran at 31-32 and NT data
  *      writes at 35-36 (data/native/fill_bus.sh, docs/MODEL.md section 13);
  *      copies had run too slowly to show it (data/native/bus_study.sh);
- *    - memory.zero_writeback_fraction (xcg_zero_writeback_share): from the
+ *    - memory.zero_writeback_fraction (lshare_zero_writeback): from the
  *      fills of data and of zeros, each a line read and one written back on
  *      the bus they share: twice the data fill over the zero fill, less one
  *      (the zero share above when no fill ran). On the Zen 5 guest fills of
@@ -126,6 +126,7 @@ typedef struct xcg_case {
 typedef struct xcg_study {
     xcg_case_t cs[XCG_CASES_MAX];
     size_t n;
+    size_t cap;                          /* cases it may hold: XCG_CASES_MAX (less in tests) */
     bool full;                           /* a case did not fit (xcg_build fails) */
     uint32_t passes;                     /* passes measured */
     double pass_ghz[XCG_PASSES_MAX];     /* the pass's mean clock, 0: unknown */
@@ -148,31 +149,16 @@ typedef struct xcg_gain {
     bool probe_set; /* the way clears with the zero probe's kernel: its cost is the probe's */
 } xcg_gain_t;
 
-/* The model's memory.zero_data_fraction at a pass's state: the data probe's
- * rate over the zero probe's, at most 1 (1 when either is unknown). Pure;
- * exposed for the tests. */
-double xcg_zero_data_share(double probe_write_gib, double probe_zero_gib);
-
-/* The model's memory.combined_bandwidth at a pass's state, in GiB/s: the
- * read and data probes' rates together (a line read and a line written at
- * once, never more), or twice the data fill's rate (probe_fill_gib: a line
- * read and one written back a line) when that is less (a fill not known,
- * 0 or NaN, does not count). 0 when the read or the data probe is unknown
- * (the file's own bus stays). Pure; exposed for the tests. */
-double xcg_bus_gib(double probe_read_gib, double probe_write_gib, double probe_fill_gib);
-
-/* The model's memory.zero_writeback_fraction at a pass's state: a fill moves
- * a line read and a line written back on one bus, so a line of zeros
- * written back costs 2 x fill_data / fill_zero - 1 of a data line, within
- * 0.02..1 (the key's range); zero_share (the NT probes') when either fill is
- * unknown (0 or NaN). Pure; exposed for the tests. */
-double xcg_zero_writeback_share(double fill_data_gib, double fill_zero_gib, double zero_share);
-
 /* The cases for this host and machine over size_bytes (a multiple of 2 MiB;
  * 0: XCG_DEFAULT_BYTES). Returns the count, or 0 with *why set when the host
  * has no 2 MiB pages or no clearing kernel that both run. */
 size_t xcg_build(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint64_t size_bytes,
                  char *why, size_t whylen);
+
+/* xcg_build with room for cap cases (1..XCG_CASES_MAX): 0 with *why set
+ * when they do not fit, never a case dropped. Exposed for the tests. */
+size_t xcg_build_cap(xcg_study_t *st, const machine_t *m, const host_info_t *h, uint64_t size_bytes,
+                     size_t cap, char *why, size_t whylen);
 /* Measure pass `pass` (0-based, < XCG_PASSES_MAX) of every case natively,
  * `repeat` timed runs each, pinned to cpu (-1: where it runs). Returns 0,
  * or native_run's code with the case's why set (*failed names it). */

@@ -133,12 +133,14 @@ awk '{ print }
   i = $0; sub(/-.*/, "", i)
   print i "- {id: ntstore-dram-data, workload: ntstore, function: avx512_nt, size: 1GiB, fill: 0x5a, loops: 1, gbps: 24.24, source: \"measured 2026-12-06T23:50Z\"}"
   print i "- {id: ntstore-dram, workload: ntstore, function: avx512_nt, size: 1GiB, loops: 1, gbps: 26.05, source: \"measured 2026-12-06T23:50Z\"}"
+  print i "- {id: store-dram-data, workload: store, function: avx512, size: 1GiB, fill: 0x5a, loops: 1, gbps: 13.0, source: \"a test figure\"}"
+  print i "- {id: store-dram-zero, workload: store, function: avx512, size: 1GiB, loops: 1, gbps: 20.0, source: \"a test figure\"}"
 }
 /id: fence-lz-4KiB,/ {
   i = $0; sub(/-.*/, "", i)
   print i "- {id: linezero-dram, workload: linezero, function: clzero, size: 1GiB, loops: 1, gbps: 40.52, source: \"measured 2026-12-06T23:50Z\"}"
 }' "$fx5" >"$fxd"
-[[ $(grep -c 'id: ntstore-dram\|id: linezero-dram' "$fxd") -eq 3 ]] || fail "the DRAM-scale write fixture was not made"
+[[ $(grep -c 'id: ntstore-dram\|id: linezero-dram\|id: store-dram-' "$fxd") -eq 5 ]] || fail "the DRAM-scale write fixture was not made"
 outd="$TMPD/fitted-dram.yaml"
 cs detect --measure --figures "$fxd" -o "$outd" -q
 [[ $RC -eq 0 ]] || fail "detect --measure --figures (DRAM-scale writes): exit $RC: $(head -c 300 "$ERR")"
@@ -149,13 +151,18 @@ awk '/^memory:/{m=1; next} /^[a-z]/{m=0} m' "$outd" | grep -E "^  write_bandwidt
 awk '/^memory:/{m=1; next} /^[a-z]/{m=0} m' "$outd" | grep -E "^  zero_data_fraction: 0.9305 " |
     grep -q '# measured: ntstore-dram-data / ntstore-dram (24.24 / 26.05 GiB/s)' ||
     fail "memory.zero_data_fraction is not the DRAM-scale fills' ratio: $(grep zero_data_fraction "$outd")"
+# a written-back line of zeros: the fills of data (13.0) and of zeros (20.0) with the widest
+# temporal store, each line read and written back on one bus: 2 x 13.0 / 20.0 - 1 = 0.3
+awk '/^memory:/{m=1; next} /^[a-z]/{m=0} m' "$outd" | grep -E "^  zero_writeback_fraction: 0.3 " |
+    grep -q '# measured: 2 x store-dram-data / store-dram-zero - 1 (13.00 / 20.00 GiB/s)' ||
+    fail "memory.zero_writeback_fraction is not the fills' share: $(grep zero_writeback_fraction "$outd")"
 awk '/^memory:/{m=1; next} /^[a-z]/{m=0} m' "$outd" | grep -E '^  zero_write_fraction: ' |
     grep -q '# fitted: stage 8 to linezero-dram, ' || fail "memory.zero_write_fraction is not fitted to linezero-dram"
 grep -E '^  nt_store_cycles: ' "$outd" | grep -q '# measured: ntstore-l1 (movnti at L1 size)' ||
     fail "core.nt_store_cycles is not measured from ntstore-l1 when the DRAM-scale stores fit the write path"
 grep -E '^  line_zero_cycles: ' "$outd" | grep -q '# measured: linezero-l1 (clzero at L1 size)' ||
     fail "core.line_zero_cycles is not measured from linezero-l1"
-for id in ntstore-l1 ntstore-l1-wide linezero-l1 ntstore-dram-data ntstore-dram linezero-dram; do
+for id in ntstore-l1 ntstore-l1-wide linezero-l1 ntstore-dram-data ntstore-dram linezero-dram store-dram-data store-dram-zero; do
     grep -q "id: $id," "$outd" || fail "the fitted file lost the figure $id"
 done
 # the data stores set the link: 24.24 GiB/s at the figures' clock, within 15%

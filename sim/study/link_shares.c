@@ -1,0 +1,27 @@
+/*
+ * link_shares.c - what a line costs on the host's memory links, from pairs
+ * of native rates (link_shares.h).
+ */
+#include "sim/study/link_shares.h"
+
+double lshare_zero_data(double write_data_gib, double write_zero_gib)
+{
+    double d = write_zero_gib > 0 && write_data_gib > 0 ? write_data_gib / write_zero_gib : 1.0;
+    return d <= 1.0 ? d : 1.0; /* zeros no cheaper than data (or, by noise, dearer) */
+}
+
+double lshare_bus_gib(double read_gib, double write_gib, double fill_gib)
+{
+    if (!(read_gib > 0) || !(write_gib > 0))
+        return 0.0;
+    double links = read_gib + write_gib;
+    return fill_gib > 0 && 2 * fill_gib < links ? 2 * fill_gib : links;
+}
+
+double lshare_zero_writeback(double fill_data_gib, double fill_zero_gib, double fallback)
+{
+    if (!(fill_data_gib > 0) || !(fill_zero_gib > 0))
+        return fallback;
+    double s = 2 * fill_data_gib / fill_zero_gib - 1;
+    return s < 0.02 ? 0.02 : s > 1.0 ? 1.0 : s;
+}
