@@ -8,7 +8,8 @@
  *
  * Notes
  *  - Pure functions of their arguments; a rate not known is 0 or NaN.
- *  - Units: rates in GiB/s (binary); shares are fractions of a data line.
+ *  - Units: the shares take two rates in any one unit (_rate) and are
+ *    fractions of a data line; the bus is in GiB/s (binary), as its rates.
  */
 #ifndef CLEARSIM_LINK_SHARES_H
 #define CLEARSIM_LINK_SHARES_H
@@ -16,7 +17,7 @@
 /* memory.zero_data_fraction: the rate of a stream of data over the same
  * stream of zeros, at most 1 (1 when either is unknown): what a line of
  * zeros costs on the write link against a line of data. */
-double lshare_zero_data(double write_data_gib, double write_zero_gib);
+double lshare_zero_data(double write_data_rate, double write_zero_rate);
 
 /* memory.combined_bandwidth in GiB/s: the read and write links' rates
  * together (a line read and a line written at once, never more), or twice
@@ -29,6 +30,6 @@ double lshare_bus_gib(double read_gib, double write_gib, double fill_gib);
  * written back on one bus, so a line of zeros written back costs
  * 2 x fill_data / fill_zero - 1 of a data line, within 0.02..1 (the key's
  * range); fallback when either fill is unknown. */
-double lshare_zero_writeback(double fill_data_gib, double fill_zero_gib, double fallback);
+double lshare_zero_writeback(double fill_data_rate, double fill_zero_rate, double fallback);
 
 #endif

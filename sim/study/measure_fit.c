@@ -81,6 +81,14 @@ static double nt_write_bpc(measure_t *ms)
     return fmax(measure_i_bpc(ms, "ntstore-l1", 1), measure_i_bpc(ms, "ntstore-l1-wide", 1));
 }
 
+/* Whether both fills ran with a rate: the written-back zeros' share is theirs. */
+static bool fills_ran(measure_t *ms)
+{
+    const measure_fig_t *fd = measure_i_ran(ms, "store-dram-data"),
+                        *fz = measure_i_ran(ms, "store-dram-zero");
+    return fd && fz && fd->mb.value > 0 && fz->mb.value > 0;
+}
+
 /* The memory path from the DRAM streams, each the rate that binds in it: a
  * load stream is one read per line (memory.read_bandwidth), a copy two
  * reads and a write (src, the destination's RFO, its writeback) and a
@@ -103,7 +111,7 @@ static void dram_values(measure_t *ms)
     if (measure_i_host_miss(ms)) { /* a line of zeros' share, not fitted (stage_has) */
         double za = measure_i_bpc(ms, "ntstore-dram-ahead", 1),
                wa = measure_i_bpc(ms, "ntstore-dram-data-ahead", 1);
-        snprintf(v, sizeof v, "%.4g", fmin(1.0, wa / za));
+        snprintf(v, sizeof v, "%.4g", lshare_zero_data(wa, za));
         measure_i_value(ms, "memory.zero_data_fraction", v,
                         "measured: ntstore-dram-data-ahead / ntstore-dram-ahead (%.2f / %.2f "
                         "GiB/s): what a line of zeros costs on the write link where no store pays "
@@ -127,7 +135,7 @@ static void dram_values(measure_t *ms)
         /* what the fill's bus needs beside it, without fills of both kinds
          * (figures of an older detect): the NT share, as on the Zen 5 guest
          * (data/native/fill_bus.sh); with them, below */
-        if (measure_i_ran(ms, "store-dram-data") && !measure_i_ran(ms, "store-dram-zero"))
+        if (measure_i_ran(ms, "store-dram-data") && !fills_ran(ms))
             measure_i_value(ms, "memory.zero_writeback_fraction", v,
                             "measured: as zero_data_fraction (a written-back line of zeros cost "
                             "what an NT line of zeros did on the Zen 5 guest: "
@@ -141,7 +149,7 @@ static void dram_values(measure_t *ms)
          * at most, as the zeros' stream may be held by its stores' issue */
         double z = measure_i_bpc(ms, measure_i_write_id(ms, true), 1),
                w = measure_i_bpc(ms, measure_i_write_id(ms, false), 1);
-        snprintf(v, sizeof v, "%.4g", fmin(1.0, w / z));
+        snprintf(v, sizeof v, "%.4g", lshare_zero_data(w, z));
         measure_i_value(ms, "memory.zero_data_fraction", v,
                         "measured: %s / %s (%.2f / %.2f GiB/s): what a line of zeros costs on "
                         "the write link against a line of data, at most (the zeros' stream may be "
@@ -153,9 +161,9 @@ static void dram_values(measure_t *ms)
     /* a written-back line of zeros against one of data, from the fills (a
      * line read and one written back a line on the bus they share): 0.6 on
      * the Zen 5 guest, as data on the Zen 3 guest (data/native/fill_bus.sh) */
-    const measure_fig_t *fd = measure_i_ran(ms, "store-dram-data"),
-                        *fz = measure_i_ran(ms, "store-dram-zero");
-    if (fd && fz && fd->mb.value > 0 && fz->mb.value > 0) {
+    if (fills_ran(ms)) {
+        const measure_fig_t *fd = measure_i_ran(ms, "store-dram-data"),
+                            *fz = measure_i_ran(ms, "store-dram-zero");
         snprintf(v, sizeof v, "%.4g", lshare_zero_writeback(fd->mb.value, fz->mb.value, 1.0));
         measure_i_value(ms, "memory.zero_writeback_fraction", v,
                         "measured: 2 x store-dram-data / store-dram-zero - 1 (%.2f / %.2f "

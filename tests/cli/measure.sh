@@ -336,6 +336,20 @@ PY
                 fail "a miss within the noise measured tlb.host_miss.line_zero: $(grep -E '^    line_zero: ' "$outm")"
         fi
     done
+    # the same host with a fill of zeros beside the fill of data (detect since 2026-12-07): the
+    # written-back zeros' share is the fills', 2 x 23.51 / 31.0 - 1 = 0.5168 (the Zen 5 guest's
+    # fill_bus.sh ran zeros at 28-33 GiB/s), written once, not the twins' 0.5685
+    fxz="$TMPD/hm21.09/zf/zen5-guest-figures.yaml"
+    mkdir -p "$(dirname "$fxz")"
+    {
+        cat "$TMPD/hm21.09/zen5-guest-figures.yaml"
+        echo "    - {id: store-dram-zero, workload: store, function: avx512, size: 64MiB, loops: 1, gbps: 31.0, source: \"a test figure\"}"
+    } >"$fxz"
+    cs detect --measure --figures "$fxz" -o "$TMPD/hm21.09/zf/fitted.yaml" -q
+    [[ $RC -eq 0 ]] || fail "detect --measure --figures (host miss, both fills): exit $RC: $(head -c 300 "$ERR")"
+    zwb=$(grep -E '^  zero_writeback_fraction: ' "$TMPD/hm21.09/zf/fitted.yaml")
+    [[ $(wc -l <<<"$zwb") -eq 1 && $zwb == *"zero_writeback_fraction: 0.5168 "*"# measured: 2 x store-dram-data / store-dram-zero - 1 (23.51 / 31.00 GiB/s)"* ]] ||
+        fail "with both fills and the host's miss, zero_writeback_fraction is not the fills' share: $zwb"
 fi
 
 expect_error 2 "--measure" detect --figures "$fx"
